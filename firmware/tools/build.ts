@@ -1,0 +1,124 @@
+/**
+ * npm run build [-- --profile NAME|PATH] [--out FILE] [--no-minify]
+ * Bundles firmware/main.ts into one ES2015 IIFE for Espruino 2v29 with the hardware profile compiled
+ * in, runs the bundle gate on it, and prints its size against the Storage budget (DESIGN.md 5).
+ */
+import * as esbuild from "esbuild";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { DEFAULT_PROFILE, firmwareProfileSource, loadProfile, ProfileError } from "../../hardware/profile.ts";
+import { checkBundle, formatProblem } from "./gate.ts";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const DEFAULT_OUT = ROOT + "dist/firmware.js";
+/** DESIGN.md section 5: the minified bundle must fit 32 KB of the Pico's 48 KB Storage. */
+export const BUNDLE_BOUND_BYTES = 32 * 1024;
+
+/** Language features esbuild must not emit, because Espruino 2v29 cannot parse them (ESPRUINO.md 3.4). */
+const UNSUPPORTED = [
+  "destructuring",
+  "default-argument",
+  "rest-argument",
+  "array-spread",
+  "generator",
+  "async-await",
+  "async-generator",
+  "for-await",
+  "new-target",
+  "class-static-blocks",
+  "object-rest-spread",
+  "exponent-operator",
+  "logical-assignment",
+  "nullish-coalescing",
+  "optional-chain",
+  "bigint",
+  "top-level-await",
+  "class-private-field",
+  "class-private-method",
+  "class-private-accessor",
+  "class-private-static-field",
+  "class-private-static-method",
+  "class-private-static-accessor",
+  "regexp-named-capture-groups",
+  "regexp-lookbehind-assertions",
+];
+
+export interface BuildOptions {
+  profile?: string;
+  out?: string;
+  minify?: boolean;
+  entry?: string;
+}
+export interface BuildResult {
+  out: string;
+  bytes: number;
+  code: string;
+}
+
+export class BuildError extends Error {}
+
+export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResult> {
+  const profile = loadProfile(opts.profile ?? DEFAULT_PROFILE);
+  const out = opts.out ?? DEFAULT_OUT;
+  const entry = opts.entry ?? ROOT + "firmware/main.ts";
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "iife",
+    target: "es2015",
+    minify: opts.minify ?? true,
+    write: false,
+    legalComments: "none",
+    charset: "ascii",
+    tsconfig: ROOT + "tsconfig.json",
+    supported: Object.fromEntries(UNSUPPORTED.map((f) => [f, false])),
+    external: ["neopixel", "Storage"],
+    logLevel: "silent",
+    plugins: [
+      {
+        name: "brainboard-profile",
+        setup(b) {
+          b.onResolve({ filter: /^brainboard:profile$/ }, () => ({ path: profile.id, namespace: "profile" }));
+          b.onLoad({ filter: /.*/, namespace: "profile" }, () => ({ contents: firmwareProfileSource(profile), loader: "js" }));
+        },
+      },
+    ],
+  }).catch((e: esbuild.BuildFailure) => {
+    throw new BuildError(e.errors.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n"));
+  });
+  const code = result.outputFiles[0].text;
+  const problems = checkBundle(code, relative(ROOT, out));
+  if (problems.length) throw new BuildError(`the bundle gate refused ${relative(ROOT, out)}:\n${problems.map(formatProblem).join("\n")}`);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, code);
+  return { out, bytes: Buffer.byteLength(code), code };
+}
+
+export function sizeReport(bytes: number): string {
+  const pct = ((bytes / BUNDLE_BOUND_BYTES) * 100).toFixed(1);
+  return `${bytes} bytes (${pct}% of the ${BUNDLE_BOUND_BYTES}-byte bound)`;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: { profile: { type: "string" }, out: { type: "string" }, "no-minify": { type: "boolean" } },
+  });
+  try {
+    const r = await buildFirmware({ profile: values.profile, out: values.out, minify: !values["no-minify"] });
+    console.log(`${relative(process.cwd(), r.out)}: ${sizeReport(r.bytes)}`);
+    if (r.bytes > BUNDLE_BOUND_BYTES) {
+      console.error(`error: the bundle is over the ${BUNDLE_BOUND_BYTES}-byte bound`);
+      process.exit(1);
+    }
+  } catch (e) {
+    if (e instanceof BuildError || e instanceof ProfileError) {
+      console.error(`build failed: ${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
