@@ -1,0 +1,443 @@
+/**
+ * The virtual Brainboard: an Espruino board built from a hardware profile, running the flashed
+ * bundle (`.bootcde` in Storage) on virtual time. This is the board model only (state, no drawing);
+ * views observe it through `on(...)` and the read-only accessors, and press its keys.
+ *
+ *   const board = new VirtualBoard();          // flashes dist/firmware.js, power off
+ *   board.powerOn();
+ *   board.tap("p11");                           // press, hold 60 ms, release, wait 60 ms
+ *   board.colours("pad");                       // ["red", "green", ...]
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { BOARDS, type BoardInfo } from "../hardware/boards.ts";
+import { checkProfile, ledCount, loadProfile, segmentOffsets, type KeyInfo, type Profile, type SegmentName } from "../hardware/profile.ts";
+import { Circuit, type PinState } from "./circuit.ts";
+import { VirtualClock, type ClockEvent } from "./clock.ts";
+import { colourName } from "./colours.ts";
+import { LedChain, type LedStats, type Rgb } from "./leds.ts";
+import { Prng } from "./random.ts";
+import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
+import { bytesFromString, stringFromBytes, VirtualStorage } from "./storage.ts";
+
+export type { Rgb, LedStats } from "./leds.ts";
+export type { VirtualStorage } from "./storage.ts";
+
+/** The bundle `npm run build` writes, flashed when no firmware is given. */
+export const DEFAULT_FIRMWARE = fileURLToPath(new URL("../dist/firmware.js", import.meta.url));
+/** Storage file the device boots from. */
+export const BOOT_FILE = ".bootcde";
+
+export interface BoardOptions {
+  /** A profile name or path (hardware/profiles), or a profile object. Default: r1-pico. */
+  profile?: string | Profile;
+  /** JavaScript to flash as .bootcde. Default: the contents of dist/firmware.js. */
+  firmware?: string;
+  /** How long a key contact chatters after a press or release, in ms (default 5; 0 = clean edges). */
+  bounceMs?: number;
+  /** Seeds every source of randomness (key bounce, E.hwRand, the boot seed of Math.random). Default 1. */
+  seed?: number;
+  /** Keep Storage in this JSON file, so it survives between runs. */
+  storageFile?: string;
+  /** Wall-clock limit for one call into firmware code before it counts as hung (default 2000 ms). */
+  callbackTimeoutMs?: number;
+}
+
+export type BoardEvent = "leds" | "tone" | "console" | "reset" | "power";
+
+/** What a pin is doing now (for tests and views). */
+export interface PinReport extends PinState {
+  level: 0 | 1;
+}
+
+export class VirtualBoard {
+  readonly profile: Profile;
+  readonly boardInfo: BoardInfo;
+  /** Every key of the unit, numbered as the firmware numbers them. */
+  readonly keys: KeyInfo[];
+  readonly storage: VirtualStorage;
+  /** Everything printed on the console (print, console.log, uncaught errors, warnings). */
+  readonly consoleLog: string[] = [];
+  /** Uncaught errors ("Uncaught Error: ...") and hung calls, in order. */
+  readonly errors: string[] = [];
+  /** Things the device accepts silently that are probably mistakes (truncated Storage names, refused watches...). */
+  readonly warnings: string[] = [];
+  readonly resets: { at: number; reason: string }[] = [];
+  /** Every change of the buzzer: freq 0 is silence. */
+  readonly tones: { at: number; freq: number }[] = [];
+  readonly bounceMs: number;
+
+  private readonly clock = new VirtualClock();
+  private readonly circuit: Circuit;
+  private readonly leds: LedChain;
+  private readonly noise: Prng;
+  private readonly bounce: Prng;
+  private readonly segments: Record<SegmentName, { start: number; count: number }>;
+  private readonly keyById = new Map<string, KeyInfo>();
+  private readonly keyTarget: boolean[];
+  private readonly keyEvents = new Map<number, ClockEvent[]>();
+  private readonly listeners = new Map<BoardEvent, Set<() => void>>();
+  private readonly callbackTimeoutMs: number;
+  private runtime: EspruinoRuntime | null = null;
+  private pendingBoot: ClockEvent | null = null;
+  private powered = false;
+  private bootAt = 0;
+  private currentTone: { freq: number } | null = null;
+  private batteryState: { volts: number; usb: boolean };
+  private sleepAllowed = false;
+  private readonly bus: BoardBus;
+
+  /** Builds the board and flashes the firmware to .bootcde; the board stays off until powerOn(). */
+  constructor(opts: BoardOptions = {}) {
+    this.profile = typeof opts.profile === "object" ? checkProfile(structuredClone(opts.profile)) : loadProfile(opts.profile);
+    const info = BOARDS[this.profile.board];
+    if (!info) throw new Error(`profile ${this.profile.id}: unknown board "${this.profile.board}"`);
+    this.boardInfo = info;
+    this.bounceMs = opts.bounceMs ?? 5;
+    if (!(this.bounceMs >= 0)) throw new Error(`bounceMs must be >= 0, got ${opts.bounceMs}`);
+    this.callbackTimeoutMs = opts.callbackTimeoutMs ?? 2000;
+    const seed = opts.seed ?? 1;
+    this.noise = new Prng(seed);
+    this.bounce = new Prng((seed ^ 0x9e3779b9) >>> 0);
+    this.storage = new VirtualStorage({ capacity: info.storageBytes, file: opts.storageFile, warn: (m) => this.warnings.push(m) });
+    this.circuit = new Circuit(info, this.profile);
+    this.keys = this.circuit.keys;
+    for (const k of this.keys) this.keyById.set(k.id, k);
+    this.keyTarget = this.keys.map(() => false);
+    this.leds = new LedChain(ledCount(this.profile));
+    this.segments = segmentOffsets(this.profile);
+    this.batteryState = { volts: this.profile.battery?.fullV ?? 4.0, usb: false };
+    const powerPin = this.profile.leds.powerPin;
+    this.circuit.onLevel((pin) => {
+      if (pin === powerPin) this.updateLedSupply();
+    });
+    this.bus = this.makeBus();
+
+    let firmware = opts.firmware;
+    if (firmware === undefined) {
+      if (!existsSync(DEFAULT_FIRMWARE))
+        throw new Error(`no firmware to flash: ${DEFAULT_FIRMWARE} does not exist (run npm run build, or pass BoardOptions.firmware)`);
+      firmware = readFileSync(DEFAULT_FIRMWARE, "utf8");
+    }
+    this.flash(firmware);
+  }
+
+  // ---------------------------------------------------------------- power
+
+  /** Whether the board has power. */
+  get isOn(): boolean {
+    return this.powered;
+  }
+
+  /** Powers the board: a fresh interpreter runs .bootcde from Storage, then its E.on("init") handlers. */
+  powerOn(): void {
+    if (this.powered) return;
+    this.powered = true;
+    this.emit("power");
+    this.boot();
+  }
+
+  /** Cuts power: RAM, timers and watches are gone, the LEDs go dark; Storage is kept. */
+  powerOff(): void {
+    if (!this.powered) return;
+    this.powered = false;
+    this.haltMcu();
+    this.emit("power");
+  }
+
+  powerCycle(): void {
+    this.powerOff();
+    this.powerOn();
+  }
+
+  /** Writes code to .bootcde, like `espruino --storage .bootcde:-`. Takes effect at the next boot. */
+  flash(code: string): void {
+    let bytes = bytesFromString(code);
+    if (/[^\x00-\xff]/.test(code)) {
+      // The device strings are 8-bit: characters beyond Latin-1 arrive as their UTF-8 bytes.
+      this.warnings.push("flash: the firmware has characters beyond 8 bits; the device sees their UTF-8 bytes");
+      bytes = new Uint8Array(Buffer.from(code, "utf8"));
+    }
+    const old = this.storage.read(BOOT_FILE);
+    if (old && old.length === bytes.length && old.every((b, i) => b === bytes[i])) return;
+    if (!this.storage.write(BOOT_FILE, bytes))
+      throw new Error(
+        `the firmware (${bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage (${this.storage.getFree()} bytes free)`,
+      );
+  }
+
+  // ---------------------------------------------------------------- time
+
+  /** Virtual ms since this board object was created (monotonic across power cycles). */
+  get now(): number {
+    return this.clock.now;
+  }
+
+  /** Virtual ms since the last power-on or reset (0 while off). */
+  get uptime(): number {
+    return this.powered ? this.clock.now - this.bootAt : 0;
+  }
+
+  /** Runs the board for `ms` of virtual time. */
+  advance(ms: number): void {
+    this.clock.advance(ms);
+  }
+
+  // ---------------------------------------------------------------- keys
+
+  /** Presses a key: the contact closes now, chatters for bounceMs as time advances, then stays closed. */
+  press(keyId: string): void {
+    this.moveKey(this.key(keyId), true);
+  }
+
+  /** Releases a key: its contact chatters for bounceMs, then stays open. */
+  release(keyId: string): void {
+    this.moveKey(this.key(keyId), false);
+  }
+
+  /** Press, hold for holdMs, release, wait gapMs. */
+  tap(keyId: string, holdMs = 60, gapMs = 60): void {
+    this.press(keyId);
+    this.advance(holdMs);
+    this.release(keyId);
+    this.advance(gapMs);
+  }
+
+  /** Whether the key is held down (its final state, bounce aside). */
+  isPressed(keyId: string): boolean {
+    return this.keyTarget[this.key(keyId).index];
+  }
+
+  /** Whether the key's contact is closed right now (changes while it bounces). */
+  contactClosed(keyId: string): boolean {
+    return this.circuit.contact(this.key(keyId).index);
+  }
+
+  // ---------------------------------------------------------------- outputs
+
+  /** What the LEDs show now: the whole chain, or one segment. */
+  pixels(segment?: SegmentName): Rgb[] {
+    if (segment === undefined) return this.leds.slice(0, this.leds.count);
+    const s = this.segments[segment];
+    if (!s || s.start < 0) throw new Error(`profile ${this.profile.id} has no "${segment}" LED segment`);
+    return this.leds.slice(s.start, s.count);
+  }
+
+  /** Palette names per pixel of a segment ("off" for dark, "?" for a colour not in the palette). */
+  colours(segment: SegmentName): string[] {
+    return this.pixels(segment).map(colourName);
+  }
+
+  get ledStats(): LedStats {
+    return { ...this.leds.stats };
+  }
+
+  /** Whether the LED chain has supply (profile leds.powerPin at powerOnLevel, or always while powered). */
+  get ledsPowered(): boolean {
+    return this.leds.powered;
+  }
+
+  /** The buzzer's tone now, or null when silent. */
+  get tone(): { freq: number } | null {
+    return this.currentTone && { ...this.currentTone };
+  }
+
+  // ---------------------------------------------------------------- power supply
+
+  /** Sets the battery voltage and whether USB is connected (the device never deep-sleeps on USB). */
+  setBattery(volts: number, usb?: boolean): void {
+    this.batteryState = { volts, usb: usb ?? this.batteryState.usb };
+    this.runtime?.powerStateChanged();
+  }
+
+  get battery(): { volts: number; usb: boolean } {
+    return { ...this.batteryState };
+  }
+
+  /** What the firmware last passed to setDeepSleep. */
+  get deepSleep(): boolean {
+    return this.sleepAllowed;
+  }
+
+  // ---------------------------------------------------------------- inspection
+
+  /** Times two drivers fought over a matrix line. */
+  get contention(): number {
+    return this.circuit.contention;
+  }
+
+  get watchCount(): number {
+    return this.runtime?.watchCount ?? 0;
+  }
+
+  /** Firmware timers (setTimeout/setInterval) pending. */
+  get timersPending(): number {
+    return this.runtime?.timerCount ?? 0;
+  }
+
+  get watchdogEnabled(): boolean {
+    return this.runtime?.watchdogEnabled ?? false;
+  }
+
+  /** A pin's mode, output latch and level. */
+  pinState(pin: string): PinReport {
+    return { ...this.circuit.pinState(pin), level: this.circuit.level(pin) };
+  }
+
+  /** Runs code in the firmware's context as if typed at the console; returns its value. */
+  repl(code: string): unknown {
+    if (!this.runtime) throw new Error("the board is not running (power it on first)");
+    return this.runtime.repl(code);
+  }
+
+  /** Estimated JsVar blocks in use, as process.memory() reports them; undefined while the board is off. */
+  memory(): { usage: number; total: number; free: number } | undefined {
+    if (!this.runtime) return undefined;
+    const usage = this.runtime.memoryUsage();
+    const total = this.boardInfo.jsVars;
+    return { usage, total, free: Math.max(0, total - usage) };
+  }
+
+  /** Listens to changes, for views. Returns a function that stops listening. */
+  on(event: BoardEvent, fn: () => void): () => void {
+    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
+    this.listeners.get(event)!.add(fn);
+    return () => this.listeners.get(event)?.delete(fn);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private emit(event: BoardEvent): void {
+    for (const fn of [...(this.listeners.get(event) ?? [])]) fn();
+  }
+
+  private key(keyId: string): KeyInfo {
+    const k = this.keyById.get(keyId);
+    if (!k) throw new Error(`unknown key "${keyId}" on ${this.profile.id}; valid keys: ${this.keys.map((x) => x.id).join(", ")}`);
+    return k;
+  }
+
+  private moveKey(k: KeyInfo, closed: boolean): void {
+    const pending = this.keyEvents.get(k.index) ?? [];
+    if (this.keyTarget[k.index] === closed && pending.length === 0) return;
+    for (const ev of pending) this.clock.cancel(ev);
+    this.keyTarget[k.index] = closed;
+    const events: ClockEvent[] = [];
+    const start = this.clock.now;
+    const set = (at: number, state: boolean) => {
+      const ev = this.clock.schedule(at, () => {
+        events.splice(events.indexOf(ev), 1);
+        this.circuit.setContact(k.index, state);
+      });
+      events.push(ev);
+    };
+    // The first touch happens now (a key held while powering on is closed at boot); the chatter follows.
+    this.circuit.setContact(k.index, closed);
+    if (this.bounceMs > 0) {
+      // The contact chatters: an even number of toggles at random times, then it settles.
+      const toggles = 2 * this.bounce.int(2, 4);
+      const times: number[] = [];
+      for (let i = 0; i < toggles; i++) times.push(this.bounce.range(0.05, 0.95) * this.bounceMs);
+      times.sort((a, b) => a - b);
+      times.forEach((t, i) => set(start + t, i % 2 === 0 ? !closed : closed));
+      set(start + this.bounceMs, closed);
+    }
+    this.keyEvents.set(k.index, events);
+  }
+
+  private boot(): void {
+    this.bootAt = this.clock.now;
+    this.sleepAllowed = false;
+    this.updateLedSupply();
+    const rt = new EspruinoRuntime(this.bus);
+    this.runtime = rt;
+    const bytes = this.storage.read(BOOT_FILE);
+    rt.boot(bytes && stringFromBytes(bytes));
+  }
+
+  /** Stops the interpreter and resets the MCU's pins (power loss or reset). */
+  private haltMcu(): void {
+    this.runtime?.destroy();
+    this.runtime = null;
+    this.clock.cancel(this.pendingBoot);
+    this.pendingBoot = null;
+    this.circuit.resetMcu();
+    this.setTone(null);
+    this.sleepAllowed = false;
+    this.updateLedSupply();
+  }
+
+  private requestReset(reason: string, atMs?: number): void {
+    if (!this.powered) return;
+    const at = Math.max(this.clock.now, atMs ?? this.clock.now);
+    this.haltMcu();
+    this.resets.push({ at: this.clock.now, reason });
+    this.emit("reset");
+    // The new boot runs from the idle loop, not inside whatever call asked for the reset.
+    this.pendingBoot = this.clock.schedule(at, () => {
+      this.pendingBoot = null;
+      if (this.powered) this.boot();
+    });
+  }
+
+  private updateLedSupply(): void {
+    const p = this.profile.leds;
+    const on = this.powered && (p.powerPin === undefined || this.circuit.level(p.powerPin) === (p.powerOnLevel ?? 1));
+    const was = this.leds.powered;
+    if (this.leds.setPowered(on) || was !== on) this.emit("leds");
+  }
+
+  private setTone(tone: { freq: number } | null): void {
+    const cur = this.currentTone;
+    if ((cur === null && tone === null) || (cur && tone && cur.freq === tone.freq)) return;
+    this.currentTone = tone;
+    this.tones.push({ at: this.clock.now, freq: tone ? tone.freq : 0 });
+    this.emit("tone");
+  }
+
+  private log(line: string): void {
+    this.consoleLog.push(line);
+    this.emit("console");
+  }
+
+  private makeBus(): BoardBus {
+    return {
+      board: this.boardInfo,
+      profile: this.profile,
+      clock: this.clock,
+      circuit: this.circuit,
+      storage: this.storage,
+      noise: this.noise,
+      callbackTimeoutMs: this.callbackTimeoutMs,
+      usbConnected: () => this.batteryState.usb,
+      log: (line) => this.log(line),
+      error: (message) => {
+        this.errors.push(message);
+        this.log(message);
+      },
+      warn: (message) => this.warnings.push(message),
+      neopixelWrite: (pin, bytes) => {
+        if (pin !== this.profile.leds.pin) return;
+        if (this.leds.write(bytes, this.clock.now)) this.emit("leds");
+      },
+      analogRead: (pin) => {
+        const bat = this.profile.battery;
+        const full = 4095 / 4096;
+        if (bat && pin === bat.pin) {
+          const v = this.batteryState.volts / bat.dividerRatio / 3.3;
+          return Math.floor(Math.min(full, Math.max(0, v)) * 4096) / 4096;
+        }
+        return this.circuit.level(pin) ? full : 0;
+      },
+      pwm: (pin, duty, freq) => {
+        if (pin !== this.profile.buzzer?.pin) return;
+        // analogWrite without a frequency: assume a 1 kHz PWM.
+        this.setTone(duty > 0 ? { freq: freq > 0 ? freq : 1000 } : null);
+      },
+      setDeepSleep: (on) => {
+        this.sleepAllowed = on;
+      },
+      requestReset: (reason, atMs) => this.requestReset(reason, atMs),
+    };
+  }
+}

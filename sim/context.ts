@@ -1,0 +1,299 @@
+/**
+ * A Node `vm` realm that has only what Espruino 2v29 has (ESPRUINO.md 1.2 and 1.3): the modern
+ * built-ins Espruino lacks are deleted, and the behaviours that differ and that firmware can trip
+ * over are emulated (Math.round of negative halves, JSON.stringify of typed arrays, no Date.UTC,
+ * virtual Date.now, seeded Math.random). The Espruino API itself is installed by runtime.ts.
+ */
+import vm from "node:vm";
+
+/** Properties of built-ins that Espruino 2v29 does not have, deleted from the realm. */
+export const MISSING_BUILTINS: Record<string, string[]> = {
+  globalThis: [
+    "Map",
+    "Set",
+    "WeakMap",
+    "WeakSet",
+    "WeakRef",
+    "FinalizationRegistry",
+    "Symbol",
+    "Proxy",
+    "Reflect",
+    "BigInt",
+    "BigInt64Array",
+    "BigUint64Array",
+    "Intl",
+    "RangeError",
+    "EvalError",
+    "URIError",
+    "AggregateError",
+    "SharedArrayBuffer",
+    "Atomics",
+    "WebAssembly",
+    "Iterator",
+    "queueMicrotask",
+    "structuredClone",
+    "console",
+  ],
+  Array: ["from", "of", "fromAsync"],
+  "Array.prototype": [
+    "lastIndexOf",
+    "reduceRight",
+    "at",
+    "flat",
+    "flatMap",
+    "entries",
+    "keys",
+    "values",
+    "findLast",
+    "findLastIndex",
+    "copyWithin",
+    "toReversed",
+    "toSorted",
+    "toSpliced",
+    "with",
+  ],
+  TypedArray: ["from", "of"],
+  "TypedArray.prototype": [
+    "copyWithin",
+    "at",
+    "findLast",
+    "findLastIndex",
+    "entries",
+    "keys",
+    "values",
+    "lastIndexOf",
+    "reduceRight",
+    "toReversed",
+    "toSorted",
+    "with",
+  ],
+  "ArrayBuffer.prototype": ["slice", "resize", "transfer", "transferToFixedLength"],
+  Object: ["freeze", "seal", "is", "isFrozen", "isSealed", "hasOwn", "groupBy", "getOwnPropertySymbols"],
+  Math: [
+    "imul",
+    "trunc",
+    "clz32",
+    "log2",
+    "log10",
+    "hypot",
+    "cbrt",
+    "fround",
+    "log1p",
+    "expm1",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+  ],
+  String: ["fromCodePoint", "raw"],
+  "String.prototype": [
+    "trimStart",
+    "trimEnd",
+    "trimLeft",
+    "trimRight",
+    "matchAll",
+    "at",
+    "codePointAt",
+    "normalize",
+    "localeCompare",
+    "isWellFormed",
+    "toWellFormed",
+    "toLocaleUpperCase",
+    "toLocaleLowerCase",
+    "anchor",
+    "big",
+    "blink",
+    "bold",
+    "fixed",
+    "fontcolor",
+    "fontsize",
+    "italics",
+    "link",
+    "small",
+    "strike",
+    "sub",
+    "sup",
+  ],
+  Date: ["UTC"],
+  "Date.prototype": ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"],
+  Promise: ["race", "allSettled", "any", "withResolvers"],
+  "Promise.prototype": ["finally"],
+  Error: ["captureStackTrace", "stackTraceLimit"],
+};
+
+/** What the host gives the realm. */
+export interface RealmHooks {
+  /** Milliseconds for Date.now() and new Date(). */
+  now(): number;
+  /** The next value of Math.random(), in [0, 1). */
+  random(): number;
+  /** `new Pin(value)`: the pin object for a value (a pin or its name). */
+  pinFromValue(value: unknown): object;
+  /** Pin methods, as the global functions do them. */
+  digitalRead(pin: object): number;
+  digitalWrite(pin: object, value: number | boolean): void;
+  pinMode(pin: object, mode?: string): void;
+  getPinMode(pin: object): string | undefined;
+  /** A promise was rejected and the firmware never handled it. */
+  unhandledRejection(reason: unknown): void;
+}
+
+/** The realm's own constructors, to build values the firmware sees as native. */
+export interface RealmIntrinsics {
+  Object: ObjectConstructor;
+  Array: ArrayConstructor;
+  Error: ErrorConstructor;
+  TypeError: TypeErrorConstructor;
+  ArrayBuffer: ArrayBufferConstructor;
+  Uint8Array: Uint8ArrayConstructor;
+  JSON: JSON;
+}
+
+export interface EspruinoRealm {
+  context: vm.Context;
+  /** The contextified object: the firmware's global variables live here. */
+  sandbox: Record<string, unknown>;
+  intrinsics: RealmIntrinsics;
+  /** A new pin object named `name` (Pin.prototype, toString() gives the name). */
+  makePin(name: string): object;
+  /** The name of a pin object made by makePin, or undefined for anything else. */
+  pinName(value: unknown): string | undefined;
+}
+
+const PRELUDE = String.raw`(function (hooks, missing) {
+  "use strict";
+  var G = globalThis;
+  var names = new WeakMap();
+  var RealDate = Date;
+  var dateUTC = Date.UTC;
+  var isView = ArrayBuffer.isView;
+  var slice = Array.prototype.slice;
+  var stringify = JSON.stringify;
+  var floor = Math.floor;
+  var TypedArray = Object.getPrototypeOf(Uint8Array);
+
+  function Pin(value) { return hooks.pinFromValue(value); }
+  Pin.prototype.toString = function () { return names.get(this); };
+  Pin.prototype.read = function () { return hooks.digitalRead(this) === 1; };
+  Pin.prototype.set = function () { hooks.digitalWrite(this, 1); };
+  Pin.prototype.reset = function () { hooks.digitalWrite(this, 0); };
+  Pin.prototype.write = function (v) { hooks.digitalWrite(this, v); };
+  Pin.prototype.toggle = function () { var v = !this.read(); hooks.digitalWrite(this, v); return v; };
+  Pin.prototype.mode = function (m) { hooks.pinMode(this, m); };
+  Pin.prototype.getMode = function () { return hooks.getPinMode(this); };
+  Pin.prototype.getInfo = function () { var n = names.get(this); return { port: n.charAt(0), num: parseInt(n.slice(1), 10) }; };
+  G.Pin = Pin;
+
+  // Espruino keeps UTC as local time (E.setTimeZone defaults to 0) and its clock starts at boot.
+  class EDate extends RealDate {
+    constructor(a, b, c, d, e, f, g) {
+      var n = arguments.length;
+      if (n === 0) super(hooks.now());
+      else if (n === 1) super(a);
+      else super(dateUTC(a, b, n > 2 ? c : 1, n > 3 ? d : 0, n > 4 ? e : 0, n > 5 ? f : 0, n > 6 ? g : 0));
+    }
+    static now() { return hooks.now(); }
+  }
+  ["FullYear", "Month", "Date", "Day", "Hours", "Minutes", "Seconds", "Milliseconds"].forEach(function (part) {
+    EDate.prototype["get" + part] = RealDate.prototype["getUTC" + part];
+    if (part !== "Day") EDate.prototype["set" + part] = RealDate.prototype["setUTC" + part];
+  });
+  EDate.prototype.getTimezoneOffset = function () { return 0; };
+  EDate.prototype.toString = function () {
+    var s = this.toUTCString().split(" ");
+    return s[0].slice(0, 3) + " " + s[2] + " " + (+s[1]) + " " + s[3] + " " + s[4] + " GMT+0000";
+  };
+  G.Date = EDate;
+
+  // A rejection nobody handles is reported by the interpreter (synchronously, at the end of the
+  // callback), not by Node: every promise gets a hidden rejection handler that reports it unless
+  // the firmware called then/catch on it by the time the rejection is processed.
+  var RealPromise = Promise;
+  var realThen = Promise.prototype.then;
+  var handled = new WeakSet();
+  var internal = false;
+  class EPromise extends RealPromise {
+    constructor(executor) {
+      super(executor);
+      if (internal) return;
+      var self = this;
+      internal = true;
+      try {
+        realThen.call(this, undefined, function (reason) {
+          if (!handled.has(self)) { try { hooks.unhandledRejection(reason); } catch (e) {} }
+        });
+      } finally { internal = false; }
+    }
+    then(onFulfilled, onRejected) {
+      handled.add(this);
+      return super.then(onFulfilled, onRejected);
+    }
+  }
+  G.Promise = EPromise;
+
+  // Espruino rounds halves away from zero: Math.round(-2.5) === -3.
+  Math.round = function round(x) { x = +x; return x < 0 ? -floor(-x + 0.5) : floor(x + 0.5); };
+  Math.random = function random() { return hooks.random(); };
+  Math.clip = function clip(x, min, max) { return x < min ? min : x > max ? max : x; };
+  Math.wrap = function wrap(x, max) { return ((x % max) + max) % max; };
+
+  // Typed arrays stringify as plain arrays, and the replacer is ignored, as on the device.
+  JSON.stringify = function (value, replacer, space) {
+    return stringify(value, function (k, v) { return isView(v) && !(v instanceof DataView) ? slice.call(v) : v; }, space);
+  };
+
+  function InternalError(message) { var e = new Error(message); Object.setPrototypeOf(e, InternalError.prototype); return e; }
+  InternalError.prototype = Object.create(Error.prototype);
+  InternalError.prototype.name = "InternalError";
+  InternalError.prototype.constructor = InternalError;
+  G.InternalError = InternalError;
+  G.global = G;
+
+  // Number.EPSILON and friends cannot be deleted (non-configurable), so Number itself is replaced by
+  // a function with only Espruino's statics; Number.isInteger, Number.parseInt... are then absent.
+  var RealNumber = Number;
+  function ENumber(v) { var n = arguments.length ? +v : 0; return this instanceof ENumber ? new RealNumber(n) : n; }
+  ENumber.prototype = RealNumber.prototype;
+  RealNumber.prototype.constructor = ENumber;
+  ["MAX_VALUE", "MIN_VALUE", "NaN", "NEGATIVE_INFINITY", "POSITIVE_INFINITY"].forEach(function (k) { ENumber[k] = RealNumber[k]; });
+  G.Number = ENumber;
+
+  var roots = {
+    globalThis: G, TypedArray: TypedArray, "TypedArray.prototype": TypedArray.prototype,
+    Date: RealDate, "Date.prototype": RealDate.prototype, Promise: RealPromise, "Promise.prototype": RealPromise.prototype
+  };
+  Object.keys(missing).forEach(function (path) {
+    var target = roots[path];
+    if (!target) target = path.split(".").reduce(function (o, k) { return o[k]; }, G);
+    missing[path].forEach(function (k) {
+      if (!delete target[k]) throw new Error("cannot remove " + path + "." + k + " from the realm");
+    });
+  });
+
+  return {
+    makePin: function (name) { var p = Object.create(Pin.prototype); names.set(p, name); return p; },
+    pinName: function (v) { return (typeof v === "object" && v !== null) ? names.get(v) : undefined; },
+    intrinsics: { Object: Object, Array: Array, Error: Error, TypeError: TypeError, ArrayBuffer: ArrayBuffer, Uint8Array: Uint8Array, JSON: JSON }
+  };
+})`;
+
+/** Creates a fresh realm with Espruino's built-ins only. */
+export function createEspruinoRealm(hooks: RealmHooks): EspruinoRealm {
+  const sandbox: Record<string, unknown> = {};
+  // afterEvaluate: promise jobs run at the end of each firmware callback, before timers, as on the device.
+  const context = vm.createContext(sandbox, {
+    name: "espruino",
+    codeGeneration: { strings: true, wasm: false },
+    microtaskMode: "afterEvaluate",
+  });
+  const init = vm.runInContext(PRELUDE, context, { filename: "espruino-prelude.js" }) as (
+    h: RealmHooks,
+    missing: unknown,
+  ) => Pick<EspruinoRealm, "makePin" | "pinName" | "intrinsics">;
+  // The table must be a realm object, or the prelude would walk Node's Object.prototype.
+  const missing = vm.runInContext(`(${JSON.stringify(MISSING_BUILTINS)})`, context);
+  const made = init(hooks, missing);
+  return { context, sandbox, ...made };
+}

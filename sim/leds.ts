@@ -1,0 +1,83 @@
+/**
+ * A WS2812B chain as it behaves electrically: each write's bytes are taken as G, R, B per pixel
+ * from the first pixel on; pixels beyond the data keep their colour (bytes beyond the chain fall
+ * off its end). Without supply every pixel is dark and forgets its colour, so after the supply
+ * comes back the chain is dark until the next write.
+ */
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
+
+export interface LedStats {
+  /** neopixel.write calls on the chain's pin. */
+  writes: number;
+  /** Bytes sent. */
+  bytes: number;
+  /** Time on the wire: 30 us per pixel sent (ESPRUINO.md 5.1). */
+  wireUs: number;
+  /** Virtual time (ms) of the last write, -1 before the first. */
+  lastWriteAt: number;
+}
+
+/** Microseconds per WS2812 pixel on the wire, interrupts off. */
+export const WIRE_US_PER_PIXEL = 30;
+
+export class LedChain {
+  readonly count: number;
+  private rgb: Uint8Array;
+  private supplied = false;
+  readonly stats: LedStats = { writes: 0, bytes: 0, wireUs: 0, lastWriteAt: -1 };
+
+  constructor(count: number) {
+    this.count = count;
+    this.rgb = new Uint8Array(count * 3);
+  }
+
+  get powered(): boolean {
+    return this.supplied;
+  }
+
+  /** Switches the LED supply. Returns whether any pixel changed. */
+  setPowered(on: boolean): boolean {
+    if (on === this.supplied) return false;
+    this.supplied = on;
+    if (on) return false;
+    const lit = this.rgb.some((v) => v !== 0);
+    this.rgb.fill(0);
+    return lit;
+  }
+
+  /** Data sent down the chain at time `at` (ms). Returns whether any pixel changed. */
+  write(grb: Uint8Array, at: number): boolean {
+    this.stats.writes++;
+    this.stats.bytes += grb.length;
+    this.stats.wireUs += (grb.length / 3) * WIRE_US_PER_PIXEL;
+    this.stats.lastWriteAt = at;
+    if (!this.supplied) return false;
+    let changed = false;
+    const n = Math.min(this.count, Math.floor(grb.length / 3));
+    for (let i = 0; i < n; i++) {
+      const g = grb[3 * i];
+      const r = grb[3 * i + 1];
+      const b = grb[3 * i + 2];
+      if (this.rgb[3 * i] !== r || this.rgb[3 * i + 1] !== g || this.rgb[3 * i + 2] !== b) changed = true;
+      this.rgb[3 * i] = r;
+      this.rgb[3 * i + 1] = g;
+      this.rgb[3 * i + 2] = b;
+    }
+    return changed;
+  }
+
+  pixel(i: number): Rgb {
+    return { r: this.rgb[3 * i], g: this.rgb[3 * i + 1], b: this.rgb[3 * i + 2] };
+  }
+
+  /** Pixels start..start+count-1. */
+  slice(start: number, count: number): Rgb[] {
+    const out: Rgb[] = [];
+    for (let i = start; i < start + count; i++) out.push(this.pixel(i));
+    return out;
+  }
+}
