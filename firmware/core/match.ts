@@ -1,0 +1,223 @@
+import { conflictingRows } from "./codes";
+import { feedback } from "./feedback";
+import { PRESET_IDS, rulesFor } from "./presets";
+import { Code, Feedback, GameRecord, GameState, InvalidReason, MatchConfig, MatchState, Result, Row, Rules } from "./types";
+import { checkGuess, checkSecret } from "./validate";
+
+const MODES = ["referee", "manual", "unit-makes", "unit-breaks"];
+
+/** Why `config` cannot start a match (a message for the player), or null when it can. */
+export function checkConfig(config: MatchConfig): string | null {
+  if (PRESET_IDS.indexOf(config.preset) < 0) return "unknown preset " + config.preset;
+  if (MODES.indexOf(config.mode) < 0) return "unknown mode " + config.mode;
+  if (rulesFor(config.preset, false).scoring === "points") {
+    // Even, so that both players make codes equally often (RULES.md 1).
+    if (!(config.games >= 2)) return "a match needs at least 2 games";
+    if (config.games % 2 !== 0) return "a match needs an even number of games";
+  }
+  return null;
+}
+
+function freshGame(): GameState {
+  return { secret: null, rows: [], pending: null, phase: "secret" };
+}
+
+/**
+ * A new match, first game waiting for the secret. Trusts `config` (see checkConfig). In unit modes
+ * player 1 is the unit, so the first codemaker is player 1 in "unit-makes" and player 0 otherwise.
+ */
+export function newMatch(config: MatchConfig): MatchState {
+  return {
+    config: { preset: config.preset, harder: config.harder, mode: config.mode, games: config.games },
+    scores: [0, 0],
+    maker: config.mode === "unit-makes" ? 1 : 0,
+    game: freshGame(),
+    history: [],
+    wrongInfo: null,
+    over: false,
+    winner: -1,
+  };
+}
+
+/** The rules the match is played under. */
+export function rulesOf(m: MatchState): Rules {
+  return rulesFor(m.config.preset, m.config.harder);
+}
+
+/** The codebreaker of the current game (0 or 1). */
+export function breaker(m: MatchState): number {
+  return 1 - m.maker;
+}
+
+/** The unit's role in the current game (it is player 1), or null in two-player modes. */
+export function unitRole(m: MatchState): "maker" | "breaker" | null {
+  if (m.config.mode !== "unit-makes" && m.config.mode !== "unit-breaks") return null;
+  return m.maker === 1 ? "maker" : "breaker";
+}
+
+/** Games that count towards the agreed number: those not replayed after wrong information. */
+export function gamesPlayed(m: MatchState): number {
+  let played = 0;
+  for (let i = 0; i < m.history.length; i++) if (!m.history[i].replayed) played++;
+  return played;
+}
+
+/** A shallow copy: reducers then replace the parts they change, never writing into `m`. */
+function copyMatch(m: MatchState): MatchState {
+  return Object.assign({}, m);
+}
+
+function accept(state: MatchState): Result<MatchState> {
+  return { ok: true, state: state };
+}
+
+function refuse(reason: InvalidReason | "phase" | "feedback-range", positions: number[]): Result<MatchState> {
+  return { ok: false, refusal: { refused: reason, positions: positions } };
+}
+
+function gameEnded(m: MatchState): boolean {
+  return m.wrongInfo !== null || m.game.phase === "solved" || m.game.phase === "failed";
+}
+
+/** Records a finished game, adds its points or holes, and decides whether the match is over. */
+function recordGame(m: MatchState, game: GameState, record: GameRecord): MatchState {
+  const rules = rulesOf(m);
+  const next = copyMatch(m);
+  next.game = game;
+  next.scores = [m.scores[0] + record.gained[0], m.scores[1] + record.gained[1]];
+  next.history = m.history.slice();
+  next.history.push(record);
+  if (rules.scoring === "race") {
+    // First to the target wins; the score keeps the real sum even past it.
+    for (let p = 0; p < 2; p++) {
+      if (next.scores[p] >= rules.raceTarget) {
+        next.over = true;
+        next.winner = p;
+      }
+    }
+  } else if (gamesPlayed(next) >= m.config.games) {
+    next.over = true;
+    next.winner = next.scores[0] > next.scores[1] ? 0 : next.scores[1] > next.scores[0] ? 1 : -1;
+  }
+  return next;
+}
+
+/** The state after a row with standing feedback was added: the game goes on, is solved, or failed. */
+function afterRow(m: MatchState, rows: Row[]): MatchState {
+  const rules = rulesOf(m);
+  const solved = rows[rows.length - 1].feedback.exact === rules.pegs;
+  const game: GameState = {
+    secret: m.game.secret,
+    rows: rows,
+    pending: null,
+    phase: solved ? "solved" : rows.length >= rules.rows ? "failed" : "guess",
+  };
+  if (game.phase === "guess") {
+    const next = copyMatch(m);
+    next.game = game;
+    return next;
+  }
+  const gained: [number, number] = [0, 0];
+  if (rules.scoring === "points") gained[m.maker] = solved ? rows.length : rules.unsolvedPoints;
+  else if (solved) gained[breaker(m)] = rules.raceAdvance[rows.length - 1];
+  return recordGame(m, game, { maker: m.maker, rowsPlayed: rows.length, solved: solved, replayed: false, gained: gained });
+}
+
+/**
+ * The codemaker gave wrong information (RULES.md 1 and 2): the game ends (phase "failed" with
+ * `wrongInfo` set), is recorded as replayed, and the codebreaker gets the bonus.
+ */
+function wrongInformation(m: MatchState, rows: Row[], wrongRows: number[], correct: Feedback | null): MatchState {
+  const rules = rulesOf(m);
+  const gained: [number, number] = [0, 0];
+  gained[breaker(m)] = rules.wrongInfoBonus;
+  const game: GameState = { secret: m.game.secret, rows: rows, pending: null, phase: "failed" };
+  const next = recordGame(m, game, { maker: m.maker, rowsPlayed: rows.length, solved: false, replayed: true, gained: gained });
+  next.wrongInfo = { rows: wrongRows, correct: correct };
+  return next;
+}
+
+/** The codemaker sets the secret (phase "secret" only); an invalid secret is refused with its holes. */
+export function setSecret(m: MatchState, code: Code): Result<MatchState> {
+  if (m.over || m.game.phase !== "secret") return refuse("phase", []);
+  const invalid = checkSecret(rulesOf(m), code);
+  if (invalid !== null) return refuse(invalid.reason, invalid.positions);
+  const next = copyMatch(m);
+  next.game = { secret: code.slice(), rows: [], pending: null, phase: "guess" };
+  return accept(next);
+}
+
+/** Unit breaks: the player keeps the secret in their head (it stays null) and the unit starts guessing. */
+export function keepSecretInHead(m: MatchState): Result<MatchState> {
+  if (m.over || m.game.phase !== "secret" || unitRole(m) !== "breaker") return refuse("phase", []);
+  const next = copyMatch(m);
+  next.game = { secret: null, rows: [], pending: null, phase: "guess" };
+  return accept(next);
+}
+
+/**
+ * The codebreaker plays a guess (phase "guess"). An invalid guess is refused with its holes and
+ * costs no row. When the unit gives feedback (referee mode, or the unit is the codemaker) the row
+ * is added at once; otherwise the guess waits in `pending` for the codemaker's answer.
+ */
+export function submitGuess(m: MatchState, code: Code): Result<MatchState> {
+  if (m.over || m.game.phase !== "guess") return refuse("phase", []);
+  const invalid = checkGuess(rulesOf(m), code);
+  if (invalid !== null) return refuse(invalid.reason, invalid.positions);
+  const guess = code.slice();
+  const secret = m.game.secret;
+  if ((m.config.mode === "referee" || unitRole(m) === "maker") && secret !== null) {
+    const rows = m.game.rows.slice();
+    rows.push({ guess: guess, feedback: feedback(guess, secret) });
+    return accept(afterRow(m, rows));
+  }
+  const next = copyMatch(m);
+  next.game = { secret: secret, rows: m.game.rows, pending: guess, phase: "feedback" };
+  return accept(next);
+}
+
+function isCount(n: number): boolean {
+  return typeof n === "number" && Math.floor(n) === n && n >= 0;
+}
+
+/**
+ * The codemaker's feedback for the pending guess (phase "feedback"). Counts that no code can give
+ * are refused ("feedback-range"). A wrong answer against a known secret, or feedback that leaves no
+ * valid secret consistent with the rows (secret kept in the head), is wrong information: the row is
+ * added as given, the game ends (phase "failed" with `wrongInfo` set, which names the rows at fault),
+ * the codebreaker gets the bonus and nextGame replays it.
+ */
+export function answer(m: MatchState, fb: Feedback): Result<MatchState> {
+  const pending = m.game.pending;
+  if (m.over || m.game.phase !== "feedback" || pending === null) return refuse("phase", []);
+  const rules = rulesOf(m);
+  const exact = fb.exact;
+  const near = fb.near;
+  if (!isCount(exact) || !isCount(near) || exact + near > rules.pegs || (exact === rules.pegs - 1 && near === 1)) {
+    return refuse("feedback-range", []);
+  }
+  const rows = m.game.rows.slice();
+  rows.push({ guess: pending, feedback: { exact: exact, near: near } });
+  const secret = m.game.secret;
+  if (secret !== null) {
+    const truth = feedback(pending, secret);
+    if (truth.exact !== exact || truth.near !== near) return accept(wrongInformation(m, rows, [rows.length - 1], truth));
+  } else {
+    const conflicts = conflictingRows(rules, rows);
+    if (conflicts.length > 0) return accept(wrongInformation(m, rows, conflicts, null));
+  }
+  return accept(afterRow(m, rows));
+}
+
+/**
+ * Starts the next game once the current one has ended and the match is not over. After wrong
+ * information the same codemaker makes a code again (the replay); otherwise the roles switch.
+ */
+export function nextGame(m: MatchState): Result<MatchState> {
+  if (m.over || !gameEnded(m)) return refuse("phase", []);
+  const next = copyMatch(m);
+  if (m.wrongInfo === null) next.maker = 1 - m.maker;
+  next.wrongInfo = null;
+  next.game = freshGame();
+  return accept(next);
+}

@@ -1,0 +1,61 @@
+import { PresetId, Rules } from "./types";
+
+/** The codebreaker presets, in menu order. */
+export const PRESET_IDS: PresetId[] = ["brainiac", "travel", "race"];
+
+/** Race track: holes advanced for a solve in row r (index r-1), RULES.md section 2. */
+const RACE_ADVANCE = [12, 12, 12, 12, 10, 10, 8, 8, 6, 6, 4, 4];
+
+/**
+ * The rules of a preset with its variant resolved (RULES.md section 2):
+ * - brainiac: 4 pegs, 6 colours, 12 rows, repeats anywhere; harder (extra challenge) adds the blank.
+ * - travel: 4 pegs, 8 colours, 9 rows, secret without repeated colours; harder (expert) adds the
+ *   blank, which may repeat while the colours stay unique in the secret.
+ * - race: 5 pegs, 8 colours, 12 rows, secret and guesses all different; harder (advanced) allows
+ *   repeats and blanks in both.
+ */
+export function rulesFor(preset: PresetId, harder: boolean): Rules {
+  const travel = preset === "travel";
+  const race = preset === "race";
+  return {
+    preset: preset,
+    harder: harder,
+    pegs: race ? 5 : 4,
+    colours: preset === "brainiac" ? 6 : 8,
+    rows: travel ? 9 : 12,
+    blanks: harder,
+    secretRepeats: preset === "brainiac" || (race && harder),
+    guessRepeats: !race || harder,
+    look: travel ? "arms" : "pegs",
+    scoring: race ? "race" : "points",
+    unsolvedPoints: race ? 0 : travel ? 9 : 13,
+    raceAdvance: race ? RACE_ADVANCE.slice() : [],
+    raceTarget: race ? 30 : 0,
+    wrongInfoBonus: 3,
+  };
+}
+
+/**
+ * How many valid ways there are to fill `holes` holes of a secret (forSecret) or guess when
+ * `usedColours` distinct real colours are already taken elsewhere in the code. Counts by the
+ * number k of blanks: C(holes, k) placements times the colourings of the other holes.
+ */
+export function countCompletions(rules: Rules, forSecret: boolean, holes: number, usedColours: number): number {
+  const repeats = forSecret ? rules.secretRepeats : rules.guessRepeats;
+  const free = rules.colours - usedColours;
+  let total = 0;
+  let placements = 1; // C(holes, blanks)
+  for (let blanks = 0; blanks <= (rules.blanks ? holes : 0); blanks++) {
+    const coloured = holes - blanks;
+    let colourings = 1;
+    for (let i = 0; i < coloured; i++) colourings *= repeats ? rules.colours : free - i;
+    if (colourings > 0) total += placements * colourings;
+    placements = (placements * (holes - blanks)) / (blanks + 1);
+  }
+  return total;
+}
+
+/** The number of valid secrets (forSecret) or valid guesses under these rules. */
+export function codeSpaceSize(rules: Rules, forSecret: boolean): number {
+  return countCompletions(rules, forSecret, rules.pegs, 0);
+}
