@@ -63,31 +63,35 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
   const profile = loadProfile(opts.profile ?? DEFAULT_PROFILE);
   const out = opts.out ?? DEFAULT_OUT;
   const entry = opts.entry ?? ROOT + "firmware/main.ts";
-  const result = await esbuild.build({
-    entryPoints: [entry],
-    bundle: true,
-    format: "iife",
-    target: "es2015",
-    minify: opts.minify ?? true,
-    write: false,
-    legalComments: "none",
-    charset: "ascii",
-    tsconfig: ROOT + "tsconfig.json",
-    supported: Object.fromEntries(UNSUPPORTED.map((f) => [f, false])),
-    external: ["neopixel", "Storage"],
-    logLevel: "silent",
-    plugins: [
-      {
-        name: "brainboard-profile",
-        setup(b) {
-          b.onResolve({ filter: /^brainboard:profile$/ }, () => ({ path: profile.id, namespace: "profile" }));
-          b.onLoad({ filter: /.*/, namespace: "profile" }, () => ({ contents: firmwareProfileSource(profile), loader: "js" }));
+  const result = await esbuild
+    .build({
+      entryPoints: [entry],
+      bundle: true,
+      format: "iife",
+      target: "es2015",
+      minify: opts.minify ?? true,
+      write: false,
+      legalComments: "none",
+      charset: "ascii",
+      tsconfig: ROOT + "tsconfig.json",
+      supported: Object.fromEntries(UNSUPPORTED.map((f) => [f, false])),
+      external: ["neopixel", "Storage"],
+      logLevel: "silent",
+      plugins: [
+        {
+          name: "brainboard-profile",
+          setup(b) {
+            b.onResolve({ filter: /^brainboard:profile$/ }, () => ({ path: profile.id, namespace: "profile" }));
+            b.onLoad({ filter: /.*/, namespace: "profile" }, () => ({ contents: firmwareProfileSource(profile), loader: "js" }));
+          },
         },
-      },
-    ],
-  }).catch((e: esbuild.BuildFailure) => {
-    throw new BuildError(e.errors.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n"));
-  });
+      ],
+    })
+    .catch((e: esbuild.BuildFailure) => {
+      throw new BuildError(
+        e.errors.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n"),
+      );
+    });
   const code = result.outputFiles[0].text;
   const problems = checkBundle(code, relative(ROOT, out));
   if (problems.length) throw new BuildError(`the bundle gate refused ${relative(ROOT, out)}:\n${problems.map(formatProblem).join("\n")}`);

@@ -1,0 +1,88 @@
+/**
+ * Frame -> LED bytes. A frame holds one logical colour (ui/palette) per LED of the chain. Each
+ * colour goes through the gamma table, then every channel is scaled by one factor k/256, the
+ * smaller of the user's brightness and what keeps the estimated current under the profile's
+ * budget; bytes are laid out G,R,B (WS2812) and sent with one neopixel.write, only when they changed.
+ */
+import { gammaTable, PALETTE_RGB, PALETTE_SIZE } from "../ui/palette";
+
+/** Brightness levels offered in the menu, as k (out of 256). */
+export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
+
+export class Pixels {
+  private readonly pin: Pin;
+  private readonly count: number;
+  private readonly bytes: Uint8ClampedArray;
+  private readonly shown: Uint8Array;
+  /** Gamma-corrected duty per palette entry, R,G,B. */
+  private readonly duty = new Uint8Array(PALETTE_SIZE * 3);
+  /** Sum of the three duties per palette entry, for the current estimate. */
+  private readonly dutySum = new Uint16Array(PALETTE_SIZE);
+  private readonly budgetMa: number;
+  private readonly maPerChannel: number;
+  private readonly idleMa: number;
+  private readonly power: Pin | undefined;
+  private readonly powerOn: number;
+  private shownK = -1;
+  private on = false;
+  /** The scale factor of the last frame sent (for diagnostics and the benchmark). */
+  k = 0;
+  userK = BRIGHTNESS_LEVELS[1];
+
+  constructor(p: FirmwareProfile) {
+    this.pin = p.led;
+    this.count = p.ledCount;
+    this.bytes = new Uint8ClampedArray(p.ledCount * 3);
+    this.shown = new Uint8Array(p.ledCount);
+    this.budgetMa = p.budgetMa;
+    this.maPerChannel = p.maPerChannel;
+    this.idleMa = p.idleMa;
+    this.power = p.ledPower;
+    this.powerOn = p.ledPowerOn;
+    const g = gammaTable();
+    for (let i = 0; i < PALETTE_SIZE * 3; i++) this.duty[i] = g[PALETTE_RGB[i]];
+    for (let c = 0; c < PALETTE_SIZE; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
+  }
+
+  /** Switches the LED supply (a dark WS2812 still draws ~1 mA, so sleep cuts it). */
+  setPower(on: boolean): void {
+    this.on = on;
+    if (this.power) digitalWrite(this.power, on ? this.powerOn : 1 - this.powerOn);
+    // LEDs forget their colours when unpowered: force the next frame out.
+    this.shownK = -1;
+  }
+
+  /** The largest k (out of 256) whose estimated current for this frame stays within the budget. */
+  budgetK(frame: Uint8Array): number {
+    let sum = 0;
+    for (let i = 0; i < this.count; i++) sum += this.dutySum[frame[i]];
+    const spare = this.budgetMa - this.idleMa * this.count;
+    if (sum === 0) return 256;
+    if (spare <= 0) return 0;
+    // current(k) = idle + maPerChannel * sum/255 * k/256 <= budget
+    return Math.min(256, Math.floor((spare * 255 * 256) / (this.maPerChannel * sum)));
+  }
+
+  /** Sends the frame if it differs from what the LEDs show. Returns true when bytes were sent. */
+  show(frame: Uint8Array): boolean {
+    if (!this.on) this.setPower(true);
+    const k = Math.min(this.userK, this.budgetK(frame));
+    let same = k === this.shownK;
+    for (let i = 0; same && i < this.count; i++) if (frame[i] !== this.shown[i]) same = false;
+    if (same) return false;
+    const d = this.duty;
+    const b = this.bytes;
+    for (let i = 0; i < this.count; i++) {
+      const c = frame[i] * 3;
+      const o = i * 3;
+      b[o] = (d[c + 1] * k) >> 8;
+      b[o + 1] = (d[c] * k) >> 8;
+      b[o + 2] = (d[c + 2] * k) >> 8;
+      this.shown[i] = frame[i];
+    }
+    this.shownK = k;
+    this.k = k;
+    require("neopixel").write(this.pin, b);
+    return true;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The one scheduler: a fixed set of slots (key scan, render, sound, idle), each with at most one
+ * deadline, served by a single Espruino timeout armed for the earliest. One owner of timers means
+ * no stray intervals, and never a `clearTimeout()` without an id (which would clear them all).
+ */
+export const SLOT_SCAN = 0;
+export const SLOT_RENDER = 1;
+export const SLOT_SOUND = 2;
+export const SLOT_IDLE = 3;
+const SLOTS = 4;
+
+/** Milliseconds since boot, from Espruino's getTime() (seconds). */
+export function nowMs(): number {
+  return getTime() * 1000;
+}
+
+export class Scheduler {
+  private due = [-1, -1, -1, -1];
+  private jobs: ((() => void) | undefined)[] = [undefined, undefined, undefined, undefined];
+  private timer: number | undefined = undefined;
+  private timerAt = -1;
+
+  /** Runs fn at time `at` (ms since boot), replacing whatever the slot held. */
+  at(slot: number, at: number, fn: () => void): void {
+    this.due[slot] = at;
+    this.jobs[slot] = fn;
+    this.arm();
+  }
+
+  cancel(slot: number): void {
+    this.due[slot] = -1;
+    this.jobs[slot] = undefined;
+  }
+
+  pending(slot: number): boolean {
+    return this.due[slot] >= 0;
+  }
+
+  private arm(): void {
+    let next = -1;
+    for (let i = 0; i < SLOTS; i++) if (this.due[i] >= 0 && (next < 0 || this.due[i] < next)) next = this.due[i];
+    if (next < 0 || (this.timer !== undefined && this.timerAt <= next)) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = next;
+    this.timer = setTimeout(() => this.run(), Math.max(0, next - nowMs()));
+  }
+
+  private run(): void {
+    this.timer = undefined;
+    const now = nowMs();
+    for (let i = 0; i < SLOTS; i++) {
+      const fn = this.jobs[i];
+      // A small tolerance: Espruino timers may fire a fraction of a millisecond early.
+      if (fn && this.due[i] >= 0 && this.due[i] <= now + 0.5) {
+        this.due[i] = -1;
+        this.jobs[i] = undefined;
+        fn();
+      }
+    }
+    this.arm();
+  }
+}

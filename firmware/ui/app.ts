@@ -1,0 +1,396 @@
+/**
+ * The unit's ui: key presses in, core actions and frames out. Pure: no I/O and no clock; the time
+ * is an argument, randomness is injected, and effects (a tune to play, state to save) are handed
+ * to the device layer through takeTune() and takeSave().
+ */
+import { EMPTY } from "../core/types";
+import type { Code, Feedback, MatchMode, MatchState, PresetId, Refusal, Result } from "../core/types";
+import { answer, checkConfig, keepSecretInHead, newMatch, nextGame, rulesOf, setSecret, submitGuess, unitRole } from "../core/match";
+import { randomSecret } from "../core/random";
+import { rulesFor } from "../core/presets";
+import { unitGuess } from "../core/codes";
+import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
+import type { Layout } from "./layout";
+import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_REFUSE, TUNE_SOLVED, TUNE_WRONG_INFO } from "./tunes";
+
+export const SAVE_VERSION = 1;
+export const PRESET_MENU: PresetId[] = ["brainiac", "travel", "race"];
+export const MODE_MENU: MatchMode[] = ["referee", "manual", "unit-makes", "unit-breaks"];
+export const GAMES_MENU = [2, 4, 6, 8, 10];
+export const BRIGHTNESS_STEPS = 4;
+/** How long a refused action flashes the pegs at fault. */
+export const FLASH_MS = 1200;
+
+export interface Settings {
+  preset: PresetId;
+  harder: boolean;
+  mode: MatchMode;
+  games: number;
+  /** 0 (dimmest) .. BRIGHTNESS_STEPS-1 */
+  brightness: number;
+  sound: boolean;
+}
+export type Screen = "menu" | "play" | "selftest";
+/** What survives a power loss. */
+export interface SavedState {
+  v: number;
+  screen: Screen;
+  settings: Settings;
+  match: MatchState | null;
+}
+/** Where a refusal is shown. */
+export type FlashTarget = "entry" | "secret" | "feedback" | "rows";
+
+export function defaultSettings(): Settings {
+  return { preset: "brainiac", harder: false, mode: "referee", games: 4, brightness: 1, sound: true };
+}
+
+/** Can this build show the preset? (The five-peg race needs five holes per row.) */
+export function presetFits(layout: Layout, preset: PresetId): boolean {
+  return rulesFor(preset, false).pegs <= layout.pegs;
+}
+
+function emptyCode(n: number): Code {
+  const c: Code = [];
+  for (let i = 0; i < n; i++) c.push(EMPTY);
+  return c;
+}
+
+export class App {
+  screen: Screen = "menu";
+  settings: Settings = defaultSettings();
+  match: MatchState | null = null;
+  /** The row (or secret) being keyed in, with EMPTY holes. */
+  entry: Code = [];
+  cursor = 0;
+  /** Holes filled, in order, so undo takes back the last peg placed. */
+  placed: number[] = [];
+  /** Feedback being keyed in by the codemaker, and the order of the presses for undo. */
+  fb: Feedback = { exact: 0, near: 0 };
+  fbPresses: number[] = [];
+  flashUntil = 0;
+  flashTarget: FlashTarget = "entry";
+  flashPositions: number[] = [];
+  /** A message-less alert (status LED) until this time, e.g. after resuming from a bad save. */
+  warnUntil = 0;
+  private tune: number[] | null = null;
+  private saveWanted = false;
+  /** key index -> grid position (0..35) or -1 */
+  readonly gridPos: Int8Array;
+
+  constructor(
+    readonly layout: Layout,
+    private readonly rand: () => number,
+  ) {
+    this.gridPos = new Int8Array(layout.keyCount);
+    this.gridPos.fill(-1);
+    for (let g = 0; g < 36; g++) this.gridPos[layout.grid[g]] = g;
+  }
+
+  /** Resumes from saved data; returns "" or why the data could not be used (the unit then starts afresh). */
+  restore(data: unknown, now: number): string {
+    const s = data as SavedState;
+    if (!s || typeof s !== "object") return "";
+    if (
+      s.v !== SAVE_VERSION ||
+      !s.settings ||
+      checkConfig({ preset: s.settings.preset, harder: s.settings.harder, mode: s.settings.mode, games: s.settings.games })
+    ) {
+      this.warnUntil = now + 3000;
+      return "saved state has an unknown version or settings";
+    }
+    this.settings = s.settings;
+    this.match = s.match;
+    this.screen = s.match && s.screen === "play" ? "play" : "menu";
+    this.resetEntry();
+    return "";
+  }
+
+  snapshot(): SavedState {
+    return { v: SAVE_VERSION, screen: this.screen, settings: this.settings, match: this.match };
+  }
+
+  /** The tune the device should play now, if any (taken once). */
+  takeTune(): number[] | null {
+    const t = this.tune;
+    this.tune = null;
+    return t;
+  }
+
+  /** True once after every committed action: the device then saves snapshot(). */
+  takeSave(): boolean {
+    const s = this.saveWanted;
+    this.saveWanted = false;
+    return s;
+  }
+
+  /** Blinks restart, lit, at every key press, so what a press changed shows at once. */
+  blinkEpoch = 0;
+  /** Keys held down, for the self-test's echo. */
+  held: Uint8Array = new Uint8Array(0);
+  selfTestSince = 0;
+
+  /** The wiring check: LED segments light in turn and every key is echoed. Left by power-cycling. */
+  enterSelfTest(now: number): void {
+    this.screen = "selftest";
+    this.selfTestSince = now;
+    this.held = new Uint8Array(this.layout.keyCount);
+    this.tune = TUNE_ACCEPT;
+  }
+
+  /** Handles one debounced key event. Only presses act (releases matter only to the self-test). */
+  key(k: number, down: boolean, now: number): void {
+    if (this.screen === "selftest") {
+      this.held[k] = down ? 1 : 0;
+      if (down) this.tune = TUNE_CLICK;
+      return;
+    }
+    if (!down) return;
+    this.blinkEpoch = now;
+    if (this.screen === "menu") this.menuKey(k, now);
+    else this.playKey(k, now);
+  }
+
+  // ---- menu ----
+
+  private menuKey(k: number, now: number): void {
+    const g = this.gridPos[k];
+    const s = this.settings;
+    const row = g >= 0 ? (g / 6) | 0 : -1;
+    const col = g % 6;
+    let changed = true;
+    if (row === 0 && col < PRESET_MENU.length && presetFits(this.layout, PRESET_MENU[col])) s.preset = PRESET_MENU[col];
+    else if (row === 1 && col < 2) s.harder = col === 1;
+    else if (row === 2 && col < MODE_MENU.length) s.mode = MODE_MENU[col];
+    else if (row === 3 && col < GAMES_MENU.length && s.preset !== "race") s.games = GAMES_MENU[col];
+    else if (row === 4 && col < BRIGHTNESS_STEPS) s.brightness = col;
+    else if (g === 29) s.sound = !s.sound;
+    else if (g === 34 && this.match && !this.match.over) {
+      this.screen = "play";
+      this.resetEntry();
+    } else if (g === G_OK) {
+      this.startMatch(now);
+      return;
+    } else changed = false;
+    if (!changed) {
+      this.refuse("entry", [], now);
+      return;
+    }
+    this.tune = TUNE_CLICK;
+    this.saveWanted = true;
+  }
+
+  private startMatch(now: number): void {
+    const s = this.settings;
+    const config = { preset: s.preset, harder: s.harder, mode: s.mode, games: s.games };
+    if (checkConfig(config)) {
+      this.refuse("entry", [], now);
+      return;
+    }
+    this.match = newMatch(config);
+    this.screen = "play";
+    this.resetEntry();
+    this.runUnit();
+    this.tune = TUNE_ACCEPT;
+    this.saveWanted = true;
+  }
+
+  // ---- play ----
+
+  private playKey(k: number, now: number): void {
+    const m = this.match as MatchState;
+    const g = this.gridPos[k];
+    const mk = this.layout.maker;
+    if (g === G_MENU) {
+      this.screen = "menu";
+      this.tune = TUNE_CLICK;
+      this.saveWanted = true;
+      return;
+    }
+    const ok = g === G_OK || (mk !== undefined && k === mk.ok);
+    const phase = m.game.phase;
+    if (m.over) {
+      if (ok) {
+        this.screen = "menu";
+        this.tune = TUNE_CLICK;
+        this.saveWanted = true;
+      } else this.refuse("entry", [], now);
+      return;
+    }
+    if (m.wrongInfo || phase === "solved" || phase === "failed") {
+      if (ok) this.commit(nextGame(m), "entry", now);
+      else this.refuse("entry", [], now);
+      return;
+    }
+    const role = unitRole(m);
+    if (phase === "secret" && role !== "maker") {
+      if (mk) this.entryKeyMaker(k, now);
+      else this.entryKeyGrid(g, now, "secret");
+    } else if (phase === "guess" && role !== "breaker") {
+      if (mk && this.isMakerKey(k)) this.refuse("entry", [], now);
+      else this.entryKeyGrid(g, now, "guess");
+    } else if (phase === "feedback") {
+      this.feedbackKey(k, g, now);
+    } else this.refuse("entry", [], now);
+  }
+
+  private isMakerKey(k: number): boolean {
+    return this.gridPos[k] < 0;
+  }
+
+  /** Colour, blank, slot, undo, clear and OK keys of the grid, for a guess (or a secret on one-pad builds). */
+  private entryKeyGrid(g: number, now: number, what: "guess" | "secret"): void {
+    const rules = rulesOf(this.match as MatchState);
+    if (g >= G_COLOUR && g < G_COLOUR + rules.colours) this.place(g - G_COLOUR);
+    else if (g === G_BLANK && rules.blanks) this.place(rules.colours);
+    else if (g >= G_SLOT && g < G_SLOT + rules.pegs) {
+      this.cursor = g - G_SLOT;
+      this.tune = TUNE_CLICK;
+    } else if (g === G_UNDO) this.undo(now);
+    else if (g === G_CLEAR) {
+      this.resetEntry();
+      this.tune = TUNE_CLICK;
+    } else if (g === G_OK) this.submitEntry(what, now);
+    else this.refuse(what === "secret" ? "secret" : "entry", [], now);
+  }
+
+  /** The codemaker pad while the secret is entered. */
+  private entryKeyMaker(k: number, now: number): void {
+    const rules = rulesOf(this.match as MatchState);
+    const mk = this.layout.maker as NonNullable<Layout["maker"]>;
+    const colour = mk.colours.indexOf(k);
+    if (colour >= 0 && colour < rules.colours) this.place(colour);
+    else if (k === mk.blank && rules.blanks) this.place(rules.colours);
+    else if (k === mk.undo) this.undo(now);
+    else if (k === mk.ok) this.submitEntry("secret", now);
+    else this.refuse("secret", [], now);
+  }
+
+  private place(symbol: number): void {
+    const n = this.entry.length;
+    this.entry[this.cursor] = symbol;
+    this.placed.push(this.cursor);
+    // Move on to the next empty hole, if any, so a row can be keyed in colour after colour.
+    for (let i = 1; i <= n; i++) {
+      const j = (this.cursor + i) % n;
+      if (this.entry[j] === EMPTY) {
+        this.cursor = j;
+        break;
+      }
+    }
+    this.tune = TUNE_CLICK;
+  }
+
+  private undo(now: number): void {
+    const pos = this.placed.pop();
+    if (pos === undefined) {
+      this.refuse("entry", [], now);
+      return;
+    }
+    this.entry[pos] = EMPTY;
+    this.cursor = pos;
+    this.tune = TUNE_CLICK;
+  }
+
+  private submitEntry(what: "guess" | "secret", now: number): void {
+    const m = this.match as MatchState;
+    const code = this.entry.slice();
+    let allEmpty = true;
+    for (let i = 0; i < code.length; i++) if (code[i] !== EMPTY) allEmpty = false;
+    // Playing against the unit, the codemaker may keep the code in their head: OK on an empty secret.
+    if (what === "secret" && allEmpty && unitRole(m) === "breaker") this.commit(keepSecretInHead(m), "secret", now);
+    else this.commit(what === "secret" ? setSecret(m, code) : submitGuess(m, code), what === "secret" ? "secret" : "entry", now);
+  }
+
+  /** Exact/near keys, undo and OK while the codemaker gives feedback. */
+  private feedbackKey(k: number, g: number, now: number): void {
+    const mk = this.layout.maker;
+    const pegs = rulesOf(this.match as MatchState).pegs;
+    const isExact = mk ? k === mk.exact : g === G_EXACT;
+    const isNear = mk ? k === mk.near : g === G_NEAR;
+    const isUndo = mk ? k === mk.undo : g === G_UNDO;
+    const isOk = mk ? k === mk.ok : g === G_OK;
+    if (isExact || isNear) {
+      if (this.fb.exact + this.fb.near >= pegs) {
+        this.refuse("feedback", [], now);
+        return;
+      }
+      if (isExact) this.fb.exact++;
+      else this.fb.near++;
+      this.fbPresses.push(isExact ? 1 : 0);
+      this.tune = TUNE_CLICK;
+    } else if (isUndo) {
+      const last = this.fbPresses.pop();
+      if (last === undefined) this.refuse("feedback", [], now);
+      else {
+        if (last) this.fb.exact--;
+        else this.fb.near--;
+        this.tune = TUNE_CLICK;
+      }
+    } else if (isOk) {
+      this.commit(answer(this.match as MatchState, { exact: this.fb.exact, near: this.fb.near }), "feedback", now);
+    } else this.refuse("feedback", [], now);
+  }
+
+  /** Applies a core result: on success the new state is saved and the unit takes its turn; a refusal costs nothing. */
+  private commit(r: Result<MatchState>, target: FlashTarget, now: number): void {
+    if (!r.ok) {
+      this.refuseWith(r.refusal, target, now);
+      return;
+    }
+    const before = this.match as MatchState;
+    this.match = r.state;
+    this.resetEntry();
+    this.runUnit();
+    this.tune = this.tuneFor(before, this.match as MatchState);
+    this.saveWanted = true;
+  }
+
+  private tuneFor(before: MatchState, after: MatchState): number[] {
+    if (after.over && !before.over) return TUNE_MATCH_OVER;
+    if (after.wrongInfo && !before.wrongInfo) return TUNE_WRONG_INFO;
+    if (after.game.phase === "solved" && before.game.phase !== "solved") return TUNE_SOLVED;
+    if (after.game.phase === "failed" && before.game.phase !== "failed") return TUNE_FAILED;
+    return TUNE_ACCEPT;
+  }
+
+  /** The unit's moves: it makes its secret at once, and guesses as soon as it is its turn. */
+  private runUnit(): void {
+    for (let guard = 0; guard < 4; guard++) {
+      const m = this.match as MatchState;
+      const role = unitRole(m);
+      const rules = rulesOf(m);
+      let r: Result<MatchState> | null = null;
+      if (role === "maker" && m.game.phase === "secret") r = setSecret(m, randomSecret(rules, this.rand));
+      else if (role === "breaker" && m.game.phase === "guess") {
+        const guess = unitGuess(rules, m.game.rows, this.rand);
+        if (guess) r = submitGuess(m, guess);
+      }
+      if (!r || !r.ok) return;
+      this.match = r.state;
+    }
+  }
+
+  private refuseWith(refusal: Refusal, target: FlashTarget, now: number): void {
+    const m = this.match as MatchState;
+    if (refusal.refused === "feedback-range") target = "feedback";
+    this.refuse(target, refusal.positions.length ? refusal.positions : target === "feedback" ? [m.game.rows.length] : [], now);
+  }
+
+  /** A refused action: a low tone and the offending pegs (or the whole row) flash; nothing changes. */
+  private refuse(target: FlashTarget, positions: number[], now: number): void {
+    this.flashTarget = target;
+    this.flashPositions = positions;
+    this.flashUntil = now + FLASH_MS;
+    this.tune = TUNE_REFUSE;
+  }
+
+  resetEntry(): void {
+    const pegs = this.match ? rulesOf(this.match).pegs : 0;
+    this.entry = emptyCode(pegs);
+    this.cursor = 0;
+    this.placed = [];
+    this.fb = { exact: 0, near: 0 };
+    this.fbPresses = [];
+  }
+}

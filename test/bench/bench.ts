@@ -1,0 +1,119 @@
+/**
+ * npm run bench: the figures of DESIGN.md section 5 that the foundation must hold, measured on the
+ * built bundle in the virtual board (virtual time, byte and pixel counts: no wall-clock timing).
+ * Exits 1 when a bound is not met.
+ */
+import { buildFirmware, BUNDLE_BOUND_BYTES } from "../../firmware/tools/build.ts";
+import { VirtualBoard } from "../../sim/board.ts";
+import { ledCount, loadProfile } from "../../hardware/profile.ts";
+
+const WIRE_US_PER_PIXEL = 30;
+const LATENCY_BOUND_MS = 30;
+const REFRESH_BOUND_MS = 6;
+
+interface Row {
+  what: string;
+  value: string;
+  bound: string;
+  ok: boolean;
+}
+const rows: Row[] = [];
+const report = (what: string, value: string, bound: string, ok: boolean) => rows.push({ what, value, bound, ok });
+
+const profile = loadProfile();
+const built = await buildFirmware();
+report("bundle size, minified", `${built.bytes} bytes`, `<= ${BUNDLE_BOUND_BYTES} bytes`, built.bytes <= BUNDLE_BOUND_BYTES);
+
+// Worst LED current over every frame of a game and the self-test's lamp test.
+let worstMa = 0;
+function watchCurrent(board: VirtualBoard) {
+  board.on("leds", () => {
+    let ma = 0;
+    for (const px of board.pixels()) ma += profile.leds.idleMaPerPixel + (profile.leds.maPerChannel * (px.r + px.g + px.b)) / 255;
+    worstMa = Math.max(worstMa, ma);
+  });
+}
+
+// Key press to changed LEDs: press a colour key while a guess is being keyed in and wait for its peg to light.
+const board = new VirtualBoard({ firmware: built.code, seed: 7 });
+watchCurrent(board);
+board.powerOn();
+board.advance(50);
+board.tap("p66"); // start a Brainiac match, unit referees
+for (const k of ["m11", "m12", "m13", "m14", "m34"]) board.tap(k);
+const latencies: number[] = [];
+const colourKeys = ["p11", "p12", "p13", "p14", "p15", "p16"];
+const names = ["red", "green", "blue", "yellow", "white", "orange"];
+const pegs = profile.pegs;
+for (let row = 0; row < 10; row++) {
+  for (let hole = 0; hole < 4; hole++) {
+    const c = (row + hole * 2) % 6;
+    const pixel = row * pegs + hole;
+    const t0 = board.now;
+    board.press(colourKeys[c]);
+    let waited = 0;
+    while (board.colours("board")[pixel] !== names[c] && waited < 200) {
+      board.advance(0.25);
+      waited += 0.25;
+    }
+    latencies.push(board.now - t0);
+    board.advance(60);
+    board.release(colourKeys[c]);
+    board.advance(60);
+  }
+  board.tap("p66"); // submit the row
+}
+const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
+const max = Math.max(...latencies);
+report(
+  "key press to changed LEDs (virtual ms, 5 ms bounce)",
+  `mean ${mean.toFixed(1)}, max ${max.toFixed(1)} over ${latencies.length}`,
+  `<= ${LATENCY_BOUND_MS} ms`,
+  max <= LATENCY_BOUND_MS,
+);
+
+const pixels = ledCount(profile);
+const refreshMs = (pixels * WIRE_US_PER_PIXEL) / 1000;
+report(
+  "full LED refresh on the wire",
+  `${pixels * 3} bytes, ${refreshMs.toFixed(2)} ms`,
+  `<= ${REFRESH_BOUND_MS} ms`,
+  refreshMs <= REFRESH_BOUND_MS,
+);
+
+// Writes only when the frame changed: over 10 s of an idle menu, the only changes are the OK key's blink.
+const idle = new VirtualBoard({ firmware: built.code });
+idle.powerOn();
+idle.advance(1000);
+const w0 = idle.ledStats.writes;
+idle.advance(10_000);
+const idleWrites = idle.ledStats.writes - w0;
+report(
+  "LED writes in 10 s of idle menu (blink of one key: 2 per 600 ms)",
+  `${idleWrites}`,
+  "<= 34 (only changed frames)",
+  idleWrites <= 34,
+);
+
+// The self-test's lamp test lights every LED white: the worst frame there is.
+const lamp = new VirtualBoard({ firmware: built.code });
+watchCurrent(lamp);
+lamp.press("p66");
+lamp.powerOn();
+lamp.advance(80);
+lamp.release("p66");
+lamp.advance(6000);
+report(
+  "LED current, worst frame after the cap (game + lamp test)",
+  `${worstMa.toFixed(0)} mA`,
+  `<= ${profile.leds.budgetMa} mA`,
+  worstMa <= profile.leds.budgetMa,
+);
+
+const mem = board.memory?.();
+if (mem) report("JsVars in use after a 10-row game (estimate)", `${mem.usage} of ${mem.total}`, `< ${mem.total}`, mem.usage < mem.total);
+
+const width = Math.max(...rows.map((r) => r.what.length));
+for (const r of rows) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.what.padEnd(width)}  ${r.value.padEnd(34)} bound ${r.bound}`);
+if (board.errors.length) console.log("firmware errors:", board.errors);
+process.exit(rows.every((r) => r.ok) && board.errors.length === 0 ? 0 : 1);

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import ts from "typescript";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { buildFirmware, BuildError, ROOT } from "../../firmware/tools/build.ts";
+
+/** Type-checks files with the firmware's compiler options (tsconfig.json: noLib, Espruino's built-ins). */
+function firmwareDiagnostics(files: string[]): string[] {
+  const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
+  const types = parsed.fileNames.filter((f) => f.includes("firmware/types/"));
+  const program = ts.createProgram([...files, ...types], parsed.options);
+  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
+const fixture = (name: string) => join(ROOT, "test/toolchain/fixtures", name);
+
+describe("the firmware toolchain", () => {
+  it("the firmware type-checks against Espruino's built-ins without errors", () => {
+    expect(firmwareDiagnostics([join(ROOT, "firmware/main.ts")])).toEqual([]);
+  });
+
+  it("a firmware fixture using Map fails the type check", () => {
+    const errors = firmwareDiagnostics([fixture("uses-map.ts")]);
+    expect(errors.some((e) => e.includes("'Map'"))).toBe(true);
+  });
+
+  it("Object.freeze is a compile error in firmware", () => {
+    const errors = firmwareDiagnostics([fixture("uses-object-freeze.ts")]);
+    expect(errors.some((e) => e.includes("freeze"))).toBe(true);
+  });
+
+  it("a firmware fixture using Map fails the bundle gate with its position", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "bb-gate-")), "fixture.js");
+    const build = buildFirmware({ entry: fixture("uses-map.ts"), out, minify: false });
+    await expect(build).rejects.toBeInstanceOf(BuildError);
+    await expect(build).rejects.toThrow(/fixture\.js:\d+:\d+: .*Map/);
+  });
+
+  it("npm run build prints the bundle size against the 32 KB bound", () => {
+    const out = join(mkdtempSync(join(tmpdir(), "bb-build-")), "firmware.js");
+    const stdout = execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "firmware/tools/build.ts"), "--out", out], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    expect(stdout).toMatch(/firmware\.js: \d+ bytes \(\d+\.\d% of the 32768-byte bound\)/);
+  });
+
+  it("an unknown profile is refused with the reason", () => {
+    const run = () =>
+      execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "firmware/tools/build.ts"), "--profile", "no-such-board"], {
+        cwd: ROOT,
+        encoding: "utf8",
+        stdio: "pipe",
+      });
+    expect(run).toThrow(/no profile file at .*no-such-board\.json/);
+  });
+});
