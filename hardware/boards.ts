@@ -1,7 +1,9 @@
 /**
- * What the firmware and simulator need to know about each supported Espruino board: its pins and
- * their capabilities, memory and Storage. Facts from ESPRUINO.md sections 4.1 and 5 and the board
- * files of the Espruino sources (boards/PICO_R1_3.py).
+ * What the firmware, the simulator, the profile checks and the docs need to know about each supported
+ * Espruino board: its pins and their capabilities, memory and Storage. Each fact says where it is from:
+ * ESPRUINO.md (/work/shared, sections 4.1 board numbers, 5.1 NeoPixel, 5.2 digital I/O, 5.3 watches,
+ * 6.2 the CLI), the Espruino board files (boards/PICO_R1_3.py, boards/ESP32.py) and, for the ESP32's
+ * electrical limits, the ESP-IDF GPIO documentation.
  */
 export interface BoardInfo {
   id: string;
@@ -9,7 +11,7 @@ export interface BoardInfo {
   /** Espruino's board name, as the CLI and process.env.BOARD report it. */
   espruinoBoard: string;
   pins: string[];
-  /** Pins with an SPI MOSI function, the only ones require("neopixel").write accepts on STM32. */
+  /** Pins require("neopixel").write accepts: SPI MOSI pins on STM32, any output pin on ESP32 (RMT). */
   neopixelPins: string[];
   adcPins: string[];
   pwmPins: string[];
@@ -20,7 +22,23 @@ export interface BoardInfo {
   jsVars: number;
   bytesPerJsVar: number;
   storageBytes: number;
+  /** Pins that can only be inputs and have no internal pull resistors (ESP32 GPIO34-39). */
+  inputOnlyPins?: string[];
+  /** The serial console's pins: kept free so the REPL stays reachable. */
+  consolePins?: string[];
+  /** Baud rate of the console for the CLI's -b; USB CDC boards ignore it. */
+  consoleBaud?: number;
+  /** Board file for the espruino CLI, relative to hardware/ (offline: the CLI cannot fetch it). */
+  cliBoardFile?: string;
+  /** What the docs should say about a pin beyond its use in a profile (peripheral, boot role). */
+  pinNotes?: Record<string, string>;
 }
+
+/** ESP32 DevKitC (WROOM-32) GPIO brought out on the headers, minus GPIO6-11 (the module's SPI flash). */
+const ESP32_PINS = [0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 25, 26, 27, 32, 33, 34, 35, 36, 39].map((n) => `D${n}`);
+/** ESP-IDF GPIO docs: GPIO34-39 are input only and have no software pull-up or pull-down. */
+const ESP32_INPUT_ONLY = ["D34", "D35", "D36", "D39"];
+const ESP32_OUTPUTS = ESP32_PINS.filter((p) => !ESP32_INPUT_ONLY.includes(p));
 
 export const BOARDS: Record<string, BoardInfo> = {
   pico: {
@@ -28,19 +46,118 @@ export const BOARDS: Record<string, BoardInfo> = {
     name: "Espruino Pico",
     espruinoBoard: "PICO_R1_3",
     // The 22 GPIO brought out on the Pico's edges (PICO_R1_3.py `board`).
-    pins: ["B15", "B14", "B13", "B10", "B1", "A7", "A6", "A5", "B3", "B4", "B5", "B6", "B7", "A8", "A4", "A3", "A2", "A1", "A0", "A10", "B9", "B8"],
+    pins: [
+      "B15",
+      "B14",
+      "B13",
+      "B10",
+      "B1",
+      "A7",
+      "A6",
+      "A5",
+      "B3",
+      "B4",
+      "B5",
+      "B6",
+      "B7",
+      "A8",
+      "A4",
+      "A3",
+      "A2",
+      "A1",
+      "A0",
+      "A10",
+      "B9",
+      "B8",
+    ],
+    // ESPRUINO.md 5.1: neopixel.write needs a hardware SPI MOSI pin on STM32.
     neopixelPins: ["B15", "B5", "A7"],
+    // ESPRUINO.md 5.2: Pico ADC pins.
     adcPins: ["A0", "A1", "A2", "A3", "A4", "A5", "A6", "A7", "B1"],
-    pwmPins: ["A0", "A1", "A2", "A3", "A5", "A6", "A7", "A8", "A10", "B1", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B13", "B14", "B15"],
+    pwmPins: [
+      "A0",
+      "A1",
+      "A2",
+      "A3",
+      "A5",
+      "A6",
+      "A7",
+      "A8",
+      "A10",
+      "B1",
+      "B3",
+      "B4",
+      "B5",
+      "B6",
+      "B7",
+      "B8",
+      "B9",
+      "B10",
+      "B13",
+      "B14",
+      "B15",
+    ],
+    // ESPRUINO.md 5.3: STM32 watches one pin per number; 5.5: B9 cannot be watched in deep sleep.
     oneWatchPerPinNumber: true,
     unwatchablePins: ["B9"],
+    // ESPRUINO.md 4.1: 5100 JsVars of 13 bytes, Storage 3 x 16 KB.
     jsVars: 5100,
     bytesPerJsVar: 13,
     storageBytes: 48 * 1024,
+    // Serial1 (B6 TX, B7 RX) takes the console when USB is unplugged (EspruinoDocs Pico page).
+    consolePins: ["B6", "B7"],
+    cliBoardFile: "boards/pico.json",
+    pinNotes: {
+      B15: "SPI2 MOSI",
+      B5: "SPI1/SPI3 MOSI",
+      A7: "SPI1 MOSI",
+      B6: "Serial1 TX: the console when USB is unplugged",
+      B7: "Serial1 RX: the console when USB is unplugged",
+      B9: "cannot be watched in deep sleep",
+    },
+  },
+  esp32: {
+    id: "esp32",
+    name: "ESP32 DevKitC",
+    espruinoBoard: "ESP32",
+    pins: ESP32_PINS,
+    // ESPRUINO.md 5.1: neopixel uses the RMT peripheral on any output-capable GPIO (not GPIO6-11).
+    neopixelPins: ESP32_OUTPUTS,
+    // ADC1 only (boards/ESP32.py ADC1_IN0-7 on GPIO32-39); ADC2 is taken by the radio.
+    adcPins: ["D32", "D33", "D34", "D35", "D36", "D39"],
+    // LEDC PWM on any output pin.
+    pwmPins: ESP32_OUTPUTS,
+    // ESPRUINO.md 5.3: ESP32 2v29 watches any pin except GPIO6-12, with no per-number limit.
+    oneWatchPerPinNumber: false,
+    unwatchablePins: ["D6", "D7", "D8", "D9", "D10", "D11", "D12"],
+    // ESPRUINO.md 4.1: 16383 JsVars of 14 bytes, Storage 224 x 4 KB at 0x320000.
+    jsVars: 16383,
+    bytesPerJsVar: 14,
+    storageBytes: 896 * 1024,
+    inputOnlyPins: ESP32_INPUT_ONLY,
+    // UART0 (GPIO1 TX, GPIO3 RX) is the console through the DevKit's USB-UART, 115200 baud (ESPRUINO.md 4.1, 6.2).
+    consolePins: ["D1", "D3"],
+    consoleBaud: 115200,
+    cliBoardFile: "boards/esp32.json",
+    pinNotes: {
+      D0: "strapping pin (low at reset = download mode; BOOT button)",
+      D1: "UART0 TX: the console",
+      D3: "UART0 RX: the console",
+      D2: "strapping pin (must be low or floating at reset to download); on-board LED on many DevKits",
+      D5: "strapping pin (high at reset)",
+      D12: "strapping pin MTDI (must be low at reset, or the flash is run at 1.8 V); cannot be watched",
+      D15: "strapping pin MTDO (high at reset)",
+      D16: "PSRAM on WROVER modules: free on WROOM-32",
+      D17: "PSRAM on WROVER modules: free on WROOM-32",
+      D34: "input only, no pull resistors",
+      D35: "input only, no pull resistors",
+      D36: "input only, no pull resistors",
+      D39: "input only, no pull resistors",
+    },
   },
 };
 
-/** The number part of an STM32 pin name ("B15" -> 15), which selects its EXTI line. */
+/** The number part of a pin name ("B15" -> 15, "D13" -> 13); on STM32 it selects the EXTI line. */
 export function pinNumber(pin: string): number {
   return parseInt(pin.slice(1), 10);
 }

@@ -3,8 +3,9 @@
  * them, numbers the keys, and compiles the part the firmware needs into a module for the bundle.
  * The firmware build, the simulator and the docs all read profiles through here.
  */
-import { readFileSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { BOARDS, pinNumber, type BoardInfo } from "./boards.ts";
 
 export const PROFILES_DIR = fileURLToPath(new URL("./profiles/", import.meta.url));
@@ -97,7 +98,7 @@ export function profilePath(nameOrPath: string): string {
 
 export function loadProfile(nameOrPath: string = DEFAULT_PROFILE): Profile {
   const path = profilePath(nameOrPath);
-  if (!existsSync(path)) throw new ProfileError(nameOrPath, [`no profile file at ${path}`]);
+  if (!existsSync(path)) throw new ProfileError(nameOrPath, [`no profile file at ${path} (profiles: ${listProfiles().join(", ")})`]);
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(path, "utf8"));
@@ -107,14 +108,79 @@ export function loadProfile(nameOrPath: string = DEFAULT_PROFILE): Profile {
   return checkProfile(data, nameOrPath);
 }
 
-/** Checks a parsed profile; throws a ProfileError naming every field at fault and why. */
+/** The profiles in hardware/profiles/, by id. */
+export function listProfiles(): string[] {
+  return readdirSync(PROFILES_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -".json".length))
+    .sort();
+}
+
+/** Checks a parsed profile: first its shape (profile.schema.json), then its meaning; throws a ProfileError naming every field at fault and why. */
 export function checkProfile(data: unknown, label = "profile"): Profile {
+  const id = typeof (data as Profile | undefined)?.id === "string" ? (data as Profile).id : label;
+  const shape = schemaProblems(data);
+  if (shape.length) throw new ProfileError(id, shape);
   const problems = validateProfile(data);
-  const id = (data as Profile | undefined)?.id ?? label;
-  if (problems.length) throw new ProfileError(String(id), problems);
+  if (problems.length) throw new ProfileError(id, problems);
   return data as Profile;
 }
 
+export const SCHEMA_PATH = fileURLToPath(new URL("./profile.schema.json", import.meta.url));
+let schemaValidator: ValidateFunction | undefined;
+
+/** The profile checked against hardware/profile.schema.json: one `<field path>: <reason>` per problem. */
+export function schemaProblems(data: unknown): string[] {
+  if (!schemaValidator) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
+    schemaValidator = ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, "utf8")));
+  }
+  if (schemaValidator(data)) return [];
+  const out: string[] = [];
+  for (const e of schemaValidator.errors ?? []) {
+    const msg = describeSchemaError(e);
+    if (!out.includes(msg)) out.push(msg);
+  }
+  return out;
+}
+
+/** "/leds/segments/2/count" -> "leds.segments[2].count" (JSON Pointer to the field path people read). */
+export function fieldPath(instancePath: string, child?: string): string {
+  const parts = instancePath
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (child !== undefined) parts.push(child);
+  let out = "";
+  for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
+  return out || "(the profile)";
+}
+
+function describeSchemaError(e: ErrorObject): string {
+  const got = e.data === undefined ? "" : ` (got ${JSON.stringify(e.data)})`;
+  const about = (e.parentSchema as { description?: string } | undefined)?.description;
+  switch (e.keyword) {
+    case "required":
+      return `${fieldPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty)}: is required but missing`;
+    case "additionalProperties": {
+      const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const extra = (e.params as { additionalProperty: string }).additionalProperty;
+      return `${fieldPath(e.instancePath, extra)}: is not a field here${known.length ? ` (fields: ${known.join(", ")})` : ""}`;
+    }
+    case "type":
+      return `${fieldPath(e.instancePath)}: must be ${e.params.type === "integer" ? "a whole number" : `of type ${e.params.type}`}${got}`;
+    case "enum":
+      return `${fieldPath(e.instancePath)}: must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}${got}`;
+    case "pattern":
+      return `${fieldPath(e.instancePath)}: ${JSON.stringify(e.data)} is not ${about ?? `matching ${e.params.pattern}`}`;
+    case "propertyNames":
+      return `${fieldPath(e.instancePath, (e.params as { propertyName: string }).propertyName)}: is not a valid key id`;
+    default:
+      return `${fieldPath(e.instancePath)}: ${e.message}${got}`;
+  }
+}
+
+/** What a profile means, beyond its shape: pins of the board and their conflicts, sizes, references between fields. */
 export function validateProfile(data: unknown): string[] {
   const p = data as Profile;
   const out: string[] = [];
@@ -122,29 +188,37 @@ export function validateProfile(data: unknown): string[] {
     if (!ok) out.push(msg);
     return !!ok;
   };
-  if (!need(p && typeof p === "object", "the profile must be a JSON object")) return out;
+  if (!need(p && typeof p === "object", "(the profile): must be a JSON object")) return out;
   need(typeof p.id === "string" && /^[a-z0-9-]+$/.test(p.id), "id: must be lower-case letters, digits and dashes");
   const board: BoardInfo | undefined = BOARDS[p.board];
   need(board, `board: unknown board "${p.board}" (known: ${Object.keys(BOARDS).join(", ")})`);
   need(Number.isInteger(p.pegs) && p.pegs >= 4 && p.pegs <= 5, "pegs: must be 4 or 5");
   need(Number.isInteger(p.rows) && p.rows >= 9 && p.rows <= 12, "rows: must be between 9 and 12");
   const used = new Map<string, string>();
-  const usePin = (pin: unknown, field: string) => {
-    if (!need(typeof pin === "string", `${field}: must be a pin name`)) return;
+  /** Records a pin's use; `drives` when the pin must be an output (or have a pull-up, which input-only pins lack). */
+  const usePin = (pin: unknown, field: string, drives: boolean) => {
+    if (!need(typeof pin === "string", `${field}: must be a pin name`)) return false;
     const name = pin as string;
-    if (board && !need(board.pins.includes(name), `${field}: ${name} is not a GPIO pin of the ${board.name}`)) return;
+    if (
+      board &&
+      !need(board.pins.includes(name), `${field}: ${name} is not a GPIO pin of the ${board.name} (pins: ${board.pins.join(", ")})`)
+    )
+      return false;
     const prev = used.get(name);
     need(!prev, `${field}: ${name} is already used by ${prev}`);
     used.set(name, field);
+    if (board?.consolePins?.includes(name)) need(false, `${field}: ${name} is the ${board.name}'s serial console; keep it free`);
+    if (drives && board?.inputOnlyPins?.includes(name))
+      need(false, `${field}: ${name} is input only on the ${board.name} (no output, no pull-up)`);
+    return true;
   };
-  if (!need(p.leds && typeof p.leds === "object", "leds: missing")) return out;
-  usePin(p.leds.pin, "leds.pin");
-  if (board && typeof p.leds.pin === "string")
+  if (!need(p.leds && typeof p.leds === "object", "leds: is required but missing")) return out;
+  if (usePin(p.leds.pin, "leds.pin", true) && board)
     need(
       board.neopixelPins.includes(p.leds.pin),
       `leds.pin: ${p.leds.pin} has no SPI MOSI function; neopixel.write needs one of ${board.neopixelPins.join(", ")}`,
     );
-  if (p.leds.powerPin !== undefined) usePin(p.leds.powerPin, "leds.powerPin");
+  if (p.leds.powerPin !== undefined) usePin(p.leds.powerPin, "leds.powerPin", true);
   need(p.leds.budgetMa > 0, "leds.budgetMa: must be a positive number of milliamps");
   need(p.leds.maPerChannel > 0, "leds.maPerChannel: must be positive");
   need(p.leds.idleMaPerPixel >= 0, "leds.idleMaPerPixel: must not be negative");
@@ -161,59 +235,86 @@ export function validateProfile(data: unknown): string[] {
       need(s.rows! * s.cols! === s.count, `${f}: rows x cols (${s.rows} x ${s.cols}) must equal count ${s.count}`);
   });
   for (const r of REQUIRED_SEGMENTS) need(seen.has(r), `leds.segments: the "${r}" segment is required`);
-  const seg = (n: SegmentName) => segs.find((s) => s.name === n);
-  if (seg("board")) need(seg("board")!.rows === p.rows && seg("board")!.cols === p.pegs, `leds.segments board: must be ${p.rows} rows x ${p.pegs} cols (rows x pegs)`);
-  if (seg("keys")) need(seg("keys")!.rows === p.rows && seg("keys")!.cols === p.pegs, `leds.segments keys: must be ${p.rows} rows x ${p.pegs} cols`);
-  if (seg("pad")) need(seg("pad")!.rows === 6 && seg("pad")!.cols === 6, "leds.segments pad: must be 6 rows x 6 cols, one pixel under each grid key");
+  const shape = (name: SegmentName, rows: number, cols: number, why: string) => {
+    const i = segs.findIndex((s) => s.name === name);
+    if (i < 0) return;
+    const s = segs[i];
+    need(
+      s.rows === rows && s.cols === cols,
+      `leds.segments[${i}]: the ${name} segment must be ${rows} rows x ${cols} cols ${why}, not ${s.rows} x ${s.cols}`,
+    );
+  };
+  shape("board", p.rows, p.pegs, "(rows x pegs)");
+  shape("keys", p.rows, p.pegs, "(a key pixel per hole: rows x pegs)");
+  shape("pad", 6, 6, "(one pixel under each key of the 6x6 grid)");
 
-  if (!need(p.keys && typeof p.keys === "object", "keys: missing")) return out;
+  if (!need(p.keys && typeof p.keys === "object", "keys: is required but missing")) return out;
   const rowPins = Array.isArray(p.keys.rowPins) ? p.keys.rowPins : [];
   need(rowPins.length > 0 && rowPins.length <= 16, "keys.rowPins: 1 to 16 row lines");
-  rowPins.forEach((pin, i) => usePin(pin, `keys.rowPins[${i}]`));
+  rowPins.forEach((pin, i) => usePin(pin, `keys.rowPins[${i}]`, true));
   need(typeof p.keys.diodes === "boolean", "keys.diodes: must be true or false");
   const ids = new Set<string>();
   const colNumbers = new Map<number, string>();
   let colCount = 0;
   (p.keys.matrices ?? []).forEach((m, mi) => {
     const f = `keys.matrices[${mi}]`;
-    (m.rows ?? []).forEach((r, i) => need(Number.isInteger(r) && r >= 0 && r < rowPins.length, `${f}.rows[${i}]: ${r} is not an index into keys.rowPins`));
+    (m.rows ?? []).forEach((r, i) =>
+      need(Number.isInteger(r) && r >= 0 && r < rowPins.length, `${f}.rows[${i}]: ${r} is not an index into keys.rowPins`),
+    );
     (m.colPins ?? []).forEach((pin, i) => {
       const cf = `${f}.colPins[${i}]`;
-      usePin(pin, cf);
-      if (board?.oneWatchPerPinNumber && typeof pin === "string") {
+      colCount++;
+      if (!usePin(pin, cf, true)) return;
+      if (board?.oneWatchPerPinNumber) {
         const prev = colNumbers.get(pinNumber(pin));
-        need(!prev, `${cf}: ${pin} has the same pin number as ${prev}; the ${board.name} can watch only one pin per number, and every column must be watched to wake the unit`);
+        need(
+          !prev,
+          `${cf}: ${pin} has the same pin number as ${prev}; the ${board.name} can watch only one pin per number, and every column must be watched to wake the unit`,
+        );
         colNumbers.set(pinNumber(pin), pin);
       }
-      if (board && typeof pin === "string") need(!board.unwatchablePins.includes(pin), `${cf}: ${pin} cannot be watched in deep sleep on the ${board.name}`);
-      colCount++;
+      if (board) need(!board.unwatchablePins.includes(pin), `${cf}: ${pin} cannot be watched in deep sleep on the ${board.name}`);
     });
-    need(Array.isArray(m.keys) && m.keys.length === m.rows?.length, `${f}.keys: must have one row of key ids per matrix row`);
+    need(
+      Array.isArray(m.keys) && m.keys.length === m.rows?.length,
+      `${f}.keys: must have one row of key ids per matrix row (${m.rows?.length})`,
+    );
     (m.keys ?? []).forEach((row, r) => {
-      need(row.length === m.colPins?.length, `${f}.keys[${r}]: must have one key id per column`);
-      row.forEach((id) => {
+      need(row.length === m.colPins?.length, `${f}.keys[${r}]: must have one key id per column (${m.colPins?.length})`);
+      row.forEach((id, c) => {
         if (id === "") return;
-        need(!ids.has(id), `${f}.keys: key id "${id}" appears twice`);
+        need(!ids.has(id), `${f}.keys[${r}][${c}]: key id "${id}" appears twice`);
         ids.add(id);
-        need(typeof p.keys.legends?.[id] === "string", `keys.legends: key "${id}" has no legend`);
+        need(typeof p.keys.legends?.[id] === "string", `keys.legends.${id}: key "${id}" has no legend`);
       });
     });
   });
   need(colCount > 0 && colCount <= 16, "keys.matrices: 1 to 16 column lines in all");
-  const keyRef = (id: unknown, field: string) => need(typeof id === "string" && ids.has(id), `${field}: "${id}" is not a key of keys.matrices`);
+  for (const id of Object.keys(p.keys.legends ?? {})) need(ids.has(id), `keys.legends.${id}: "${id}" is not a key of keys.matrices`);
+  const keyRef = (id: unknown, field: string) =>
+    need(typeof id === "string" && ids.has(id), `${field}: "${id}" is not a key of keys.matrices`);
   need(Array.isArray(p.keymap?.grid) && p.keymap.grid.length === 36, "keymap.grid: must list the 36 keys of the 6x6 grid in reading order");
   (p.keymap?.grid ?? []).forEach((id, i) => keyRef(id, `keymap.grid[${i}]`));
+  const gridSeen = new Map<string, number>();
+  (p.keymap?.grid ?? []).forEach((id, i) => {
+    const prev = gridSeen.get(id);
+    need(prev === undefined, `keymap.grid[${i}]: "${id}" is already grid position ${prev}`);
+    gridSeen.set(id, i);
+  });
   const mk = p.keymap?.maker;
   if (mk) {
     need(Array.isArray(mk.colours) && mk.colours.length === 8, "keymap.maker.colours: must list 8 colour keys");
     (mk.colours ?? []).forEach((id, i) => keyRef(id, `keymap.maker.colours[${i}]`));
     for (const k of ["blank", "exact", "near", "yes", "no", "undo", "ok"] as const) keyRef(mk[k], `keymap.maker.${k}`);
   }
-  if (p.buzzer) usePin(p.buzzer.pin, "buzzer.pin");
-  if (p.buzzer && board) need(board.pwmPins.includes(p.buzzer.pin), `buzzer.pin: ${p.buzzer.pin} has no PWM`);
+  if (p.buzzer && usePin(p.buzzer.pin, "buzzer.pin", true) && board)
+    need(board.pwmPins.includes(p.buzzer.pin), `buzzer.pin: ${p.buzzer.pin} has no PWM output on the ${board.name}`);
   if (p.battery) {
-    usePin(p.battery.pin, "battery.pin");
-    if (board) need(board.adcPins.includes(p.battery.pin), `battery.pin: ${p.battery.pin} is not an analog input of the ${board.name}`);
+    if (usePin(p.battery.pin, "battery.pin", false) && board)
+      need(
+        board.adcPins.includes(p.battery.pin),
+        `battery.pin: ${p.battery.pin} is not an analog input of the ${board.name} (ADC pins: ${board.adcPins.join(", ")})`,
+      );
     need(p.battery.dividerRatio >= 1, "battery.dividerRatio: must be >= 1 (VBAT / pin voltage)");
     need(p.battery.emptyV < p.battery.lowV && p.battery.lowV < p.battery.fullV, "battery: emptyV < lowV < fullV");
   }

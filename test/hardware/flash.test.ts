@@ -1,0 +1,231 @@
+/**
+ * npm run flash: the dry run writes the very Storage upload of the bundle without a board or network; the real
+ * path is run against a recording stand-in board over tcp://; and each problem before flashing is refused with
+ * what to do and the documented exit code.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runInNewContext } from "node:vm";
+import { BOARDS } from "../../hardware/boards.ts";
+import { listProfiles } from "../../hardware/profile.ts";
+import { ROOT } from "../../firmware/tools/build.ts";
+import { checkPort, flash, FlashError, storageBudget, type FlashOptions } from "../../firmware/tools/flash.ts";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "brainboard-flash-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs flash() with its output captured. */
+async function flashQuietly(opts: FlashOptions): Promise<{ exitCode: number; text: string; upload?: string; bundle: string }> {
+  let text = "";
+  const r = await flash({ ...opts, out: (t) => (text += t), err: (t) => (text += t) });
+  return { ...r, text };
+}
+
+/**
+ * Plays what the board would do with an upload: runs its Storage writes against an in-memory Storage (Espruino's
+ * write(name, data, offset, size) semantics: the first call sizes the file) and returns the files and load() calls.
+ */
+function replayUpload(stream: string): { files: Map<string, Buffer>; loaded: string[] } {
+  const files = new Map<string, Buffer>();
+  const loaded: string[] = [];
+  const Storage = {
+    write(name: string, data: string, offset = 0, size?: number) {
+      if (offset === 0) files.set(name, Buffer.alloc(size ?? data.length, 0xff));
+      Buffer.from(data, "latin1").copy(files.get(name)!, offset);
+      return true;
+    },
+  };
+  // Echo-off (0x10) and Ctrl-C are REPL line controls; ESC LF is the CLI's newline-without-execute.
+  const code = stream.replace(/\x1b\n/g, "\n").replace(/[\x03\x10]/g, "");
+  runInNewContext(code, {
+    require: (m: string) => {
+      if (m !== "Storage") throw new Error(`unexpected module ${m}`);
+      return Storage;
+    },
+    load: (f: string) => loaded.push(f),
+    reset: () => {},
+    print: () => {},
+  });
+  return { files, loaded };
+}
+
+describe("npm run flash -- --dry-run", () => {
+  it("writes the .bootcde Storage write of the bundle to upload.js, offline and without a board", async () => {
+    const outDir = join(dir, "dry");
+    const r = await flashQuietly({ dryRun: true, outDir });
+    expect(r.exitCode).toBe(0);
+    expect(r.upload).toBe(join(outDir, "upload.js"));
+    const upload = readFileSync(r.upload!, "latin1");
+    const bundle = readFileSync(r.bundle, "latin1");
+    expect(upload.startsWith('require("Storage").write(".bootcde",')).toBe(true);
+    expect(upload.trimEnd().endsWith('load(".bootcde")')).toBe(true);
+    const { files, loaded } = replayUpload(upload);
+    expect(files.get(".bootcde")!.toString("latin1")).toBe(bundle);
+    expect(loaded).toEqual([".bootcde"]);
+    expect(r.text).toMatch(
+      /dry run: .*upload\.js: \d+ bytes, what would be sent to write .*firmware\.js \(\d+ bytes\) to Storage as \.bootcde in \d+ chunks/,
+    );
+    expect(r.text).not.toMatch(/ENOTFOUND|getaddrinfo|not found/);
+  });
+
+  it("takes a ready bundle with --bundle and creates the output directory", async () => {
+    const bundle = join(dir, "ready.js");
+    writeFileSync(bundle, `print("${"x".repeat(2000)}");\n`);
+    const r = await flashQuietly({ dryRun: true, bundle, outDir: join(dir, "fresh", "out") });
+    expect(r.exitCode).toBe(0);
+    expect(replayUpload(readFileSync(r.upload!, "latin1")).files.get(".bootcde")!.toString("latin1")).toBe(readFileSync(bundle, "latin1"));
+  });
+
+  it.each(listProfiles())("works for the %s profile with its board's offline board file", async (id) => {
+    const r = await flashQuietly({ dryRun: true, profile: id, outDir: join(dir, `dry-${id}`) });
+    expect(r.exitCode).toBe(0);
+    const { files } = replayUpload(readFileSync(r.upload!, "latin1"));
+    expect(files.get(".bootcde")!.toString("latin1")).toContain(`id:"${id}"`);
+  });
+
+  it("refuses a bundle over the Storage budget, before the CLI runs", async () => {
+    const big = join(dir, "big.js");
+    writeFileSync(big, `var s="${"x".repeat(40 * 1024)}";\n`);
+    const attempt = flashQuietly({ dryRun: true, bundle: big, outDir: join(dir, "big") });
+    await expect(attempt).rejects.toThrow(FlashError);
+    await expect(attempt).rejects.toMatchObject({
+      exitCode: 1,
+      message: expect.stringMatching(/is 40970 bytes, over the Storage budget of 32768 bytes for the Espruino Pico/),
+    });
+  });
+});
+
+describe("the budget", () => {
+  it("is the 32 KB bound on both boards, inside their Storage less 4 KB for saved state", () => {
+    expect(storageBudget(BOARDS.pico)).toBe(32 * 1024);
+    expect(storageBudget(BOARDS.esp32)).toBe(32 * 1024);
+    expect(storageBudget({ ...BOARDS.pico, storageBytes: 20 * 1024 })).toBe(16 * 1024);
+  });
+});
+
+describe("npm run flash with a board", () => {
+  it("uploads the bundle into .bootcde and loads it (a stand-in board over tcp:// records what arrives)", async () => {
+    const received: Buffer[] = [];
+    const server = createServer((socket) =>
+      socket.on("data", (d) => {
+        received.push(d);
+        // Answer like the REPL: a prompt after each line or Ctrl-C.
+        if (d.includes(3) || d.includes(10)) socket.write("\r\n>");
+      }),
+    );
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const r = await flashQuietly({ port: `tcp://127.0.0.1:${port}`, outDir: join(dir, "tcp") });
+      expect(r.exitCode).toBe(0);
+      expect(r.text).toContain("Upload Complete");
+      const stream = Buffer.concat(received).toString("latin1");
+      expect(stream).toContain("\x10reset();\n");
+      const { files, loaded } = replayUpload(stream);
+      expect(files.get(".bootcde")!.toString("latin1")).toBe(readFileSync(r.bundle, "latin1"));
+      expect(loaded).toEqual([".bootcde"]);
+      expect(stream).not.toContain("save()");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("stops a CLI that never finishes and explains the short-upload bug", async () => {
+    const hang = join(dir, "hang.cjs");
+    writeFileSync(hang, "setInterval(() => {}, 1000);\n");
+    const small = join(dir, "small.js");
+    writeFileSync(small, 'print("hi");\n');
+    const attempt = flashQuietly({ port: "tcp://127.0.0.1:9", bundle: small, cli: hang, timeoutS: 1, outDir: join(dir, "hang") });
+    await expect(attempt).rejects.toMatchObject({
+      exitCode: 1,
+      message: expect.stringMatching(/did not finish within 1 s[\s\S]*never reports uploads of 512 bytes or less as done/),
+    });
+  });
+
+  it("fails when the firmware reports an error as it starts, although the upload completed", async () => {
+    const cli = join(dir, "uncaught.cjs");
+    writeFileSync(cli, 'console.log("--] Uncaught ReferenceError: \\"setDeepSleep\\" is not defined"); process.exit(0);\n');
+    const r = await flashQuietly({ port: "tcp://127.0.0.1:9", cli, outDir: join(dir, "uncaught") });
+    expect(r.exitCode).toBe(1);
+    expect(r.text).toContain("flash failed: the firmware reported an error when it started");
+  });
+
+  it("fails when the CLI could not open the port, although the CLI exits 0", async () => {
+    const cli = join(dir, "unable.cjs");
+    writeFileSync(cli, 'console.error("Unable to connect!"); process.exit(0);\n');
+    const r = await flashQuietly({ port: "tcp://127.0.0.1:9", cli, outDir: join(dir, "unable") });
+    expect(r.exitCode).toBe(1);
+    expect(r.text).toContain("flash failed: the CLI could not open the port");
+  });
+});
+
+describe("problems before flashing are refused with what to do (exit code 2)", () => {
+  it("no --port", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", "firmware/tools/flash.ts"], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("no --port given: name the board's serial port, e.g. npm run flash -- --port /dev/ttyACM0");
+    expect(r.stderr).toContain("npx espruino --list --no-ble");
+    expect(r.stderr).toContain("needs udevadm");
+  });
+
+  it("no --port, naming the serial ports that are present", async () => {
+    const dev = join(dir, "dev");
+    mkdirSync(dev, { recursive: true });
+    writeFileSync(join(dev, "ttyACM0"), "");
+    writeFileSync(join(dev, "ttyS0"), "");
+    await expect(flash({ devDir: dev })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining(`serial ports present now: ${join(dev, "ttyACM0")}\n`),
+    });
+  });
+
+  it("a port that does not exist", () => {
+    expect(() => checkPort("/dev/ttyBRAINBOARD9", { hasModule: () => true })).toThrow(
+      /port \/dev\/ttyBRAINBOARD9 not found: is the board plugged in/,
+    );
+  });
+
+  it("the optional serialport dependency missing", () => {
+    expect(() => checkPort("/dev/ttyACM0", { hasModule: () => false })).toThrow(
+      /needs its optional dependency `serialport`[\s\S]*npm install/,
+    );
+  });
+
+  it("a file that is not a serial device", () => {
+    const file = join(dir, "not-a-tty");
+    writeFileSync(file, "");
+    expect(() => checkPort(file, { hasModule: () => true })).toThrow(/is not a serial device/);
+  });
+
+  it("udevadm missing on Linux, which the CLI needs even for a named port", () => {
+    const attempt = () => checkPort("/dev/null", { hasModule: () => true, hasCommand: () => false, platform: "linux" });
+    expect(attempt).toThrow(/udevadm is missing[\s\S]*apt-get install udev/);
+    expect(checkPort("/dev/null", { hasModule: () => true, hasCommand: () => false, platform: "darwin" })).toBe("/dev/null");
+  });
+
+  it("a network port skips the serial checks", () => {
+    expect(checkPort("tcp://192.168.1.50", { hasModule: () => false })).toBe("tcp://192.168.1.50");
+  });
+
+  it("an oversized bundle exits 1 from the command line", () => {
+    const big = join(dir, "big-cli.js");
+    writeFileSync(big, `var s="${"x".repeat(40 * 1024)}";\n`);
+    const r = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "firmware/tools/flash.ts", "--dry-run", "--bundle", big, "--out-dir", join(dir, "cli")],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/over the Storage budget/);
+  });
+});
