@@ -1,0 +1,257 @@
+/**
+ * Brain Flip (RULES.md section 4): the unit holds the Master's hidden pick, counts the questions,
+ * records the Master's yes/no answers, judges guesses truthfully and keeps the scores to 3.
+ * The questions themselves stay spoken: the unit never sees the pictures.
+ *
+ * Decisions (RULES.md leaves them open):
+ * - a barred player (wrong guess) is skipped in the turn order: they can no longer score, so their
+ *   questions would only spend the shared count;
+ * - when every player but the Master is barred, the round ends at once and the Master scores;
+ * - the pick cannot be changed once made (it is hidden, so a change could never be checked);
+ * - the Master's point for an unfound card can win the Master the game;
+ * - a mistake penalty on a Master at 0 points leaves them at 0;
+ * - a correction flips the last answer while the round is still running; once the turn has passed,
+ *   the next player's question is not answered yet, so "before the next question" still holds.
+ */
+import { Result } from "./types";
+
+export type FlipMode = "flip" | "straight";
+
+export interface FlipConfig {
+  /** 2..6, seated clockwise: player i+1 is on player i's left. */
+  players: number;
+  /** 2..6: a grid x grid square of cards, card index = row * grid + col. */
+  grid: number;
+  /** "flip": the Master answers the opposite, 10 questions; "straight": truthful, 6 questions. */
+  mode: FlipMode;
+  /** RULES.md 4 Decision: the Master keys the true answer and the unit shows it flipped ("flip" mode only). */
+  unitFlips: boolean;
+}
+
+/** "over": the round is over (see FlipRound.result). */
+export type FlipPhase = "pick" | "ask" | "over";
+
+export interface FlipEntry {
+  player: number;
+  kind: "answer" | "guess";
+  /** An answer as shown to the players; for a guess, whether it was right. */
+  yes: boolean;
+  /** The card guessed; -1 for an answer. */
+  card: number;
+}
+
+export interface FlipRound {
+  master: number;
+  /** The Master's hidden pick; -1 until picked. */
+  pick: number;
+  /** Whose turn it is to ask or guess (never the Master). */
+  turn: number;
+  /** Questions used, guesses included. */
+  asked: number;
+  log: FlipEntry[];
+  /** Per player: guessed wrong this round, so cannot score. */
+  barred: boolean[];
+  /** Cards guessed wrong this round (lit out). */
+  wrongCards: number[];
+  phase: FlipPhase;
+  /** How the round ended; "" while it runs. */
+  result: "found" | "unfound" | "mistake" | "";
+  /** The player who found the card, -1 otherwise. */
+  finder: number;
+}
+
+export interface FlipState {
+  config: FlipConfig;
+  scores: number[];
+  round: FlipRound;
+  over: boolean;
+  /** -1 until the game is over. */
+  winner: number;
+  /** The number of the current round, from 1. */
+  rounds: number;
+}
+
+/** The game ends when a player reaches this many points. */
+export const FLIP_TARGET = 3;
+
+/** Questions in all per round, guesses included: 10 under Brain Flip rules, 6 playing it straight. */
+export function questionLimit(mode: FlipMode): number {
+  return mode === "flip" ? 10 : 6;
+}
+
+/** A whole number from low to high; anything else (NaN, a string, a fraction) is not. */
+function isIn(n: number, low: number, high: number): boolean {
+  return Math.floor(n) === n && n >= low && n <= high;
+}
+
+/** Why `c` cannot start a game (a message for the players), or null when it can. */
+export function checkFlipConfig(c: FlipConfig): string | null {
+  if (!isIn(c.players, 2, 6)) return "players must be 2 to 6";
+  if (!isIn(c.grid, 2, 6)) return "grid must be 2 to 6";
+  if (c.mode !== "flip" && c.mode !== "straight") return "unknown mode " + c.mode;
+  return null;
+}
+
+/** `n` copies of `value`. */
+function filled<T>(n: number, value: T): T[] {
+  const list: T[] = [];
+  for (let i = 0; i < n; i++) list.push(value);
+  return list;
+}
+
+function freshRound(players: number, master: number): FlipRound {
+  // Nobody is barred yet, so the first turn is simply the Master's left.
+  return {
+    master: master,
+    pick: -1,
+    turn: (master + 1) % players,
+    asked: 0,
+    log: [],
+    barred: filled(players, false),
+    wrongCards: [],
+    phase: "pick",
+    result: "",
+    finder: -1,
+  };
+}
+
+/** A new game, round 1 waiting for the pick of `firstMaster` (0..players-1). Trusts `c` (see checkFlipConfig). */
+export function newFlipGame(c: FlipConfig, firstMaster: number): FlipState {
+  return {
+    config: Object.assign({}, c),
+    scores: filled(c.players, 0),
+    round: freshRound(c.players, firstMaster),
+    over: false,
+    winner: -1,
+    rounds: 1,
+  };
+}
+
+/** May `player` ask or guess in this round: not the Master and not barred. */
+export function eligible(s: FlipState, player: number): boolean {
+  return player !== s.round.master && s.round.barred[player] === false;
+}
+
+/** A refusal; `card` names the card at fault, if any. */
+function refuse(reason: "range" | "repeat" | "phase", card?: number): Result<FlipState> {
+  return { ok: false, refusal: { refused: reason, positions: card === undefined ? [] : [card] } };
+}
+
+function accept(s: FlipState): Result<FlipState> {
+  return { ok: true, state: s };
+}
+
+/** The refusal for playing `card` now, or null: the round must be in `phase`, the card on the grid and not lit out. */
+function refusedCard(s: FlipState, phase: FlipPhase, card: number): Result<FlipState> | null {
+  if (s.round.phase !== phase) return refuse("phase");
+  if (!isIn(card, 0, s.config.grid * s.config.grid - 1)) return refuse("range", card);
+  if (s.round.wrongCards.indexOf(card) >= 0) return refuse("repeat", card);
+  return null;
+}
+
+/** A copy whose round is a copy too: reducers then replace the parts they change, never writing into `s`. */
+function copyState(s: FlipState): FlipState {
+  const next = Object.assign({}, s);
+  next.round = Object.assign({}, s.round);
+  return next;
+}
+
+/** Ends the round: `player` gains `points` (never below 0) and wins the game on reaching the target. */
+function endRound(next: FlipState, result: FlipRound["result"], player: number, points: number): Result<FlipState> {
+  const scores = next.scores.slice();
+  scores[player] = Math.max(0, scores[player] + points);
+  next.scores = scores;
+  next.round.phase = "over";
+  next.round.result = result;
+  if (scores[player] >= FLIP_TARGET) {
+    next.over = true;
+    next.winner = player;
+  }
+  return accept(next);
+}
+
+/** Logs a question (answer or guess) and passes the turn, or ends the round: found, or unfound when no question or player is left. */
+function afterQuestion(next: FlipState, entry: FlipEntry): Result<FlipState> {
+  const round = next.round;
+  round.log = round.log.concat([entry]);
+  round.asked++;
+  if (round.finder >= 0) return endRound(next, "found", round.finder, 1);
+  const players = next.config.players;
+  let turn = -1;
+  // k up to players: the current player comes round again when everyone else is out.
+  for (let k = 1; k <= players && turn < 0; k++) if (eligible(next, (round.turn + k) % players)) turn = (round.turn + k) % players;
+  if (turn < 0 || round.asked >= questionLimit(next.config.mode)) return endRound(next, "unfound", round.master, 1);
+  round.turn = turn;
+  return accept(next);
+}
+
+/** The Master picks the secret card (phase "pick"); then the player on the Master's left asks first. */
+export function pickCard(s: FlipState, card: number): Result<FlipState> {
+  const refusal = refusedCard(s, "pick", card);
+  if (refusal) return refusal;
+  const next = copyState(s);
+  next.round.pick = card;
+  next.round.phase = "ask";
+  return accept(next);
+}
+
+/**
+ * The Master answers the current player's spoken question (phase "ask"). With the unit flipping, the
+ * Master keys the true answer and the opposite is shown. Uses a question; the turn passes on.
+ */
+export function answerQuestion(s: FlipState, keyedYes: boolean): Result<FlipState> {
+  if (s.round.phase !== "ask") return refuse("phase");
+  const shown = s.config.mode === "flip" && s.config.unitFlips ? !keyedYes : keyedYes;
+  return afterQuestion(copyState(s), { player: s.round.turn, kind: "answer", yes: shown, card: -1 });
+}
+
+/**
+ * "Got it!": the current player guesses `card` (phase "ask"). It uses a question and is judged truthfully.
+ * Right: the player scores and the round ends. Wrong: the player is barred and the card lit out; a card
+ * already guessed wrong is refused and costs nothing.
+ */
+export function guessCard(s: FlipState, card: number): Result<FlipState> {
+  const refusal = refusedCard(s, "ask", card);
+  if (refusal) return refusal;
+  const next = copyState(s);
+  const round = next.round;
+  const right = card === round.pick;
+  if (right) round.finder = round.turn;
+  else {
+    round.barred = round.barred.slice();
+    round.barred[round.turn] = true;
+    round.wrongCards = round.wrongCards.concat([card]);
+  }
+  return afterQuestion(next, { player: round.turn, kind: "guess", yes: right, card: card });
+}
+
+/**
+ * A Master mistake corrected at once has no consequence (RULES.md 4): flips the shown answer of the
+ * last log entry. Refused unless the round is running and that entry is an answer (not a guess).
+ */
+export function correctLastAnswer(s: FlipState): Result<FlipState> {
+  const log = s.round.log.slice();
+  const last = log.length - 1;
+  if (s.round.phase !== "ask" || last < 0 || log[last].kind !== "answer") return refuse("phase");
+  const fixed = Object.assign({}, log[last]);
+  fixed.yes = !fixed.yes;
+  log[last] = fixed;
+  const next = copyState(s);
+  next.round.log = log;
+  return accept(next);
+}
+
+/** A Master mistake that made the card impossible to find: the Master loses 1 point (never below 0) and the round ends. */
+export function masterMistake(s: FlipState): Result<FlipState> {
+  if (s.round.phase !== "ask") return refuse("phase");
+  return endRound(copyState(s), "mistake", s.round.master, -1);
+}
+
+/** After a round is over, and the game is not: the Master role moves clockwise and a fresh round waits for the pick. */
+export function nextRound(s: FlipState): Result<FlipState> {
+  if (s.over || s.round.phase !== "over") return refuse("phase");
+  const next = Object.assign({}, s);
+  next.round = freshRound(s.config.players, (s.round.master + 1) % s.config.players);
+  next.rounds = s.rounds + 1;
+  return accept(next);
+}
