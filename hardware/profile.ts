@@ -357,6 +357,19 @@ export function ledCount(p: Profile): number {
 }
 
 /**
+ * A JavaScript object literal with unquoted keys: the bundler mangles property names only where
+ * they are not quoted, and the firmware reads these objects through its own (mangled) names.
+ */
+function jsLiteral(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(",")}]`;
+  if (value && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}:${jsLiteral(v)}`)
+      .join(",")}}`;
+  return JSON.stringify(value);
+}
+
+/**
  * The profile as the firmware sees it (type FirmwareProfile in firmware/types/profile.d.ts), as the
  * JavaScript source of an ES module. Pins are written as Espruino's global pin names (B15), so the
  * same bundle works on the device and on the virtual board, which defines the same globals.
@@ -381,8 +394,8 @@ export function firmwareProfileSource(p: Profile): string {
     `budgetMa:${p.leds.budgetMa}`,
     `maPerChannel:${p.leds.maPerChannel}`,
     `idleMa:${p.leds.idleMaPerPixel}`,
-    `seg:${JSON.stringify(Object.fromEntries(SEGMENT_NAMES.map((n) => [n, seg[n].start])))}`,
-    `segLen:${JSON.stringify(Object.fromEntries(SEGMENT_NAMES.map((n) => [n, seg[n].count])))}`,
+    `seg:${jsLiteral(Object.fromEntries(SEGMENT_NAMES.map((n) => [n, seg[n].start])))}`,
+    `segLen:${jsLiteral(Object.fromEntries(SEGMENT_NAMES.map((n) => [n, seg[n].count])))}`,
     `secretShielded:${p.leds.segments.some((s) => s.name === "secret" && s.shielded)}`,
     `rowPins:${pins(p.keys.rowPins)}`,
     `colPins:${pins(cols)}`,
@@ -392,7 +405,7 @@ export function firmwareProfileSource(p: Profile): string {
     `grid:${JSON.stringify(p.keymap.grid.map((id) => byId.get(id)))}`,
     `maker:${
       mk
-        ? JSON.stringify({
+        ? jsLiteral({
             colours: mk.colours.map((id) => byId.get(id)),
             blank: byId.get(mk.blank),
             exact: byId.get(mk.exact),

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_PROFILE, firmwareProfileSource, loadProfile, ProfileError } from "../../hardware/profile.ts";
 import { checkBundle, formatProblem } from "./gate.ts";
+import { manglePattern, readMangleCache, saveMangleCache } from "./mangle.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_OUT = ROOT + "dist/firmware.js";
@@ -63,13 +64,17 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
   const profile = loadProfile(opts.profile ?? DEFAULT_PROFILE);
   const out = opts.out ?? DEFAULT_OUT;
   const entry = opts.entry ?? ROOT + "firmware/main.ts";
+  const minify = opts.minify ?? true;
+  const cache = readMangleCache(ROOT);
   const result = await esbuild
     .build({
       entryPoints: [entry],
       bundle: true,
       format: "iife",
       target: "es2015",
-      minify: opts.minify ?? true,
+      minify,
+      mangleProps: minify ? manglePattern(ROOT) : undefined,
+      mangleCache: minify ? cache : undefined,
       write: false,
       legalComments: "none",
       charset: "ascii",
@@ -93,6 +98,7 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
       );
     });
   const code = result.outputFiles[0].text;
+  if (minify) saveMangleCache(ROOT, cache, result.mangleCache);
   const problems = checkBundle(code, relative(ROOT, out));
   if (problems.length) throw new BuildError(`the bundle gate refused ${relative(ROOT, out)}:\n${problems.map(formatProblem).join("\n")}`);
   mkdirSync(dirname(out), { recursive: true });

@@ -10,19 +10,27 @@ import { randomSecret } from "../core/random";
 import { rulesFor } from "../core/presets";
 import { unitGuess } from "../core/codes";
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
+import { FlipScreen, maxFlipGrid } from "./flip";
+import type { FlipSettings } from "./flip";
+import type { FlipState } from "../core/brainflip";
+import { checkFlipConfig } from "../core/brainflip";
 import type { Layout } from "./layout";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_REFUSE, TUNE_SOLVED, TUNE_WRONG_INFO } from "./tunes";
 
 export const SAVE_VERSION = 1;
-export const PRESET_MENU: PresetId[] = ["brainiac", "travel", "race"];
+/** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
+export type GameId = PresetId | "brainflip";
+export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"];
+export const FLIP_PLAYERS_MENU = [2, 3, 4, 5, 6];
+export const FLIP_GRID_MENU = [2, 3, 4, 5, 6];
 export const MODE_MENU: MatchMode[] = ["referee", "manual", "unit-makes", "unit-breaks"];
 export const GAMES_MENU = [2, 4, 6, 8, 10];
 export const BRIGHTNESS_STEPS = 4;
 /** How long a refused action flashes the pegs at fault. */
 export const FLASH_MS = 1200;
 
-export interface Settings {
-  preset: PresetId;
+export interface Settings extends FlipSettings {
+  preset: GameId;
   harder: boolean;
   mode: MatchMode;
   games: number;
@@ -30,24 +38,36 @@ export interface Settings {
   brightness: number;
   sound: boolean;
 }
-export type Screen = "menu" | "play" | "selftest";
+export type Screen = "menu" | "play" | "flip" | "selftest";
 /** What survives a power loss. */
 export interface SavedState {
   v: number;
   screen: Screen;
   settings: Settings;
   match: MatchState | null;
+  flip: FlipState | null;
 }
 /** Where a refusal is shown. */
 export type FlashTarget = "entry" | "secret" | "feedback" | "rows";
 
 export function defaultSettings(): Settings {
-  return { preset: "brainiac", harder: false, mode: "referee", games: 4, brightness: 1, sound: true };
+  return {
+    preset: "brainiac",
+    harder: false,
+    mode: "referee",
+    games: 4,
+    brightness: 1,
+    sound: true,
+    flipMode: "flip",
+    players: 3,
+    flipGrid: 6,
+    unitFlips: false,
+  };
 }
 
 /** Can this build show the preset? (The five-peg race needs five holes per row.) */
-export function presetFits(layout: Layout, preset: PresetId): boolean {
-  return rulesFor(preset, false).pegs <= layout.pegs;
+export function presetFits(layout: Layout, preset: GameId): boolean {
+  return preset === "brainflip" || rulesFor(preset, false).pegs <= layout.pegs;
 }
 
 function emptyCode(n: number): Code {
@@ -77,6 +97,22 @@ export class App {
   private saveWanted = false;
   /** key index -> grid position (0..35) or -1 */
   readonly gridPos: Int8Array;
+  readonly flip: FlipScreen;
+  /** What the Brain Flip screen may do to the app. */
+  private readonly flipEffects = {
+    tune: (t: number[]) => {
+      this.tune = t;
+    },
+    save: () => {
+      this.saveWanted = true;
+    },
+    refuse: (now: number) => this.refuse("entry", [], now),
+    menu: () => {
+      this.screen = "menu";
+      this.tune = TUNE_CLICK;
+      this.saveWanted = true;
+    },
+  };
 
   constructor(
     readonly layout: Layout,
@@ -85,29 +121,34 @@ export class App {
     this.gridPos = new Int8Array(layout.keyCount);
     this.gridPos.fill(-1);
     for (let g = 0; g < 36; g++) this.gridPos[layout.grid[g]] = g;
+    this.flip = new FlipScreen(layout);
   }
 
   /** Resumes from saved data; returns "" or why the data could not be used (the unit then starts afresh). */
   restore(data: unknown, now: number): string {
     const s = data as SavedState;
     if (!s || typeof s !== "object") return "";
-    if (
-      s.v !== SAVE_VERSION ||
-      !s.settings ||
-      checkConfig({ preset: s.settings.preset, harder: s.settings.harder, mode: s.settings.mode, games: s.settings.games })
-    ) {
+    const set = s.settings;
+    if (s.v !== SAVE_VERSION || !set || !this.settingsValid(set)) {
       this.warnUntil = now + 3000;
       return "saved state has an unknown version or settings";
     }
-    this.settings = s.settings;
-    this.match = s.match;
-    this.screen = s.match && s.screen === "play" ? "play" : "menu";
+    this.settings = set;
+    this.match = s.match || null;
+    this.flip.state = s.flip || null;
+    this.screen = s.screen === "play" && this.match ? "play" : s.screen === "flip" && this.flip.state ? "flip" : "menu";
     this.resetEntry();
     return "";
   }
 
+  private settingsValid(set: Settings): boolean {
+    const flipOk = !checkFlipConfig({ players: set.players, grid: set.flipGrid, mode: set.flipMode, unitFlips: set.unitFlips });
+    if (set.preset === "brainflip") return flipOk;
+    return flipOk && !checkConfig({ preset: set.preset, harder: set.harder, mode: set.mode, games: set.games });
+  }
+
   snapshot(): SavedState {
-    return { v: SAVE_VERSION, screen: this.screen, settings: this.settings, match: this.match };
+    return { v: SAVE_VERSION, screen: this.screen, settings: this.settings, match: this.match, flip: this.flip.state };
   }
 
   /** The tune the device should play now, if any (taken once). */
@@ -148,6 +189,7 @@ export class App {
     if (!down) return;
     this.blinkEpoch = now;
     if (this.screen === "menu") this.menuKey(k, now);
+    else if (this.screen === "flip") this.flip.key(k, this.gridPos[k], now, this.flipEffects);
     else this.playKey(k, now);
   }
 
@@ -158,15 +200,22 @@ export class App {
     const s = this.settings;
     const row = g >= 0 ? (g / 6) | 0 : -1;
     const col = g % 6;
+    const flip = s.preset === "brainflip";
     let changed = true;
     if (row === 0 && col < PRESET_MENU.length && presetFits(this.layout, PRESET_MENU[col])) s.preset = PRESET_MENU[col];
-    else if (row === 1 && col < 2) s.harder = col === 1;
-    else if (row === 2 && col < MODE_MENU.length) s.mode = MODE_MENU[col];
-    else if (row === 3 && col < GAMES_MENU.length && s.preset !== "race") s.games = GAMES_MENU[col];
+    else if (row === 1 && col < 2) {
+      if (flip) s.flipMode = col === 0 ? "flip" : "straight";
+      else s.harder = col === 1;
+    } else if (row === 2 && flip && col < FLIP_PLAYERS_MENU.length) s.players = FLIP_PLAYERS_MENU[col];
+    else if (row === 2 && !flip && col < MODE_MENU.length) s.mode = MODE_MENU[col];
+    else if (row === 3 && flip && col < FLIP_GRID_MENU.length && FLIP_GRID_MENU[col] <= maxFlipGrid(this.layout))
+      s.flipGrid = FLIP_GRID_MENU[col];
+    else if (row === 3 && flip && col === 5) s.unitFlips = !s.unitFlips;
+    else if (row === 3 && !flip && col < GAMES_MENU.length && s.preset !== "race") s.games = GAMES_MENU[col];
     else if (row === 4 && col < BRIGHTNESS_STEPS) s.brightness = col;
     else if (g === 29) s.sound = !s.sound;
-    else if (g === 34 && this.match && !this.match.over) {
-      this.screen = "play";
+    else if (g === 34 && this.resumable()) {
+      this.screen = flip ? "flip" : "play";
       this.resetEntry();
     } else if (g === G_OK) {
       this.startMatch(now);
@@ -180,8 +229,21 @@ export class App {
     this.saveWanted = true;
   }
 
+  /** Is there a game of the chosen kind to go back to? */
+  resumable(): boolean {
+    if (this.settings.preset === "brainflip") return this.flip.state !== null && !this.flip.state.over;
+    return this.match !== null && !this.match.over && this.match.config.preset === this.settings.preset;
+  }
+
   private startMatch(now: number): void {
     const s = this.settings;
+    if (s.preset === "brainflip") {
+      this.flip.start(s);
+      this.screen = "flip";
+      this.tune = TUNE_ACCEPT;
+      this.saveWanted = true;
+      return;
+    }
     const config = { preset: s.preset, harder: s.harder, mode: s.mode, games: s.games };
     if (checkConfig(config)) {
       this.refuse("entry", [], now);

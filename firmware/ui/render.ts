@@ -8,11 +8,10 @@ import { rulesOf, unitRole } from "../core/match";
 import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, RED, VIOLET, WHITE, YELLOW, PINK } from "./palette";
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
 import type { Layout } from "./layout";
-import { App, BRIGHTNESS_STEPS, GAMES_MENU, MODE_MENU, PRESET_MENU, presetFits } from "./app";
+import { BLINK_ON, BLINK_PERIOD, Clock, pad } from "./frame";
+import { App, BRIGHTNESS_STEPS, FLIP_GRID_MENU, FLIP_PLAYERS_MENU, GAMES_MENU, MODE_MENU, PRESET_MENU, presetFits } from "./app";
+import { maxFlipGrid } from "./flip";
 
-/** The cursor blinks on for BLINK_ON of every BLINK_PERIOD ms. */
-export const BLINK_PERIOD = 600;
-export const BLINK_ON = 400;
 /** Pegs at fault flash this fast while a refusal shows. */
 export const FLASH_HALF = 120;
 /** Player colours on the track and status LEDs: player 0 red, player 1 (the unit, in unit modes) blue. */
@@ -40,24 +39,6 @@ export function drawFeedback(frame: Uint8Array, start: number, width: number, ru
   }
 }
 
-class Clock {
-  next = -1;
-  constructor(
-    readonly now: number,
-    private readonly epoch: number,
-  ) {}
-  /** Is a blink of this period/on-time (started lit at the epoch) lit now? Also notes when it next toggles. */
-  blink(period: number, on: number): boolean {
-    const t = (this.now - this.epoch) % period;
-    const lit = t < on;
-    this.at(this.now - t + (lit ? on : period));
-    return lit;
-  }
-  at(t: number): void {
-    if (t > this.now && (this.next < 0 || t < this.next)) this.next = t;
-  }
-}
-
 export function render(app: App, frame: Uint8Array, now: number): number {
   frame.fill(OFF);
   const clock = new Clock(now, Math.min(app.blinkEpoch, now));
@@ -73,6 +54,7 @@ export function render(app: App, frame: Uint8Array, now: number): number {
     }
   }
   if (app.screen === "selftest") drawSelfTest(app, frame, L, clock);
+  else if (app.screen === "flip" && app.flip.state) app.flip.draw(frame, clock);
   else if (app.screen === "menu" || !app.match) drawMenu(app, frame, L, clock);
   else drawPlay(app, app.match, frame, L, clock, flashOff);
   return clock.next;
@@ -108,19 +90,28 @@ function drawSelfTest(app: App, frame: Uint8Array, L: Layout, clock: Clock): voi
   }
 }
 
-function pad(frame: Uint8Array, L: Layout, g: number, colour: number): void {
-  if (L.seg.pad >= 0) frame[L.seg.pad + g] = colour;
-}
-
 function drawMenu(app: App, frame: Uint8Array, L: Layout, clock: Clock): void {
   const s = app.settings;
-  const chosen = [PRESET_MENU.indexOf(s.preset), s.harder ? 1 : 0, MODE_MENU.indexOf(s.mode), GAMES_MENU.indexOf(s.games), s.brightness];
-  const counts = [PRESET_MENU.length, 2, MODE_MENU.length, s.preset === "race" ? 0 : GAMES_MENU.length, BRIGHTNESS_STEPS];
+  const flip = s.preset === "brainflip";
+  // Each row is one setting; its options light in the row's colour and the chosen one white.
+  const chosen = flip
+    ? [
+        PRESET_MENU.indexOf(s.preset),
+        s.flipMode === "flip" ? 0 : 1,
+        FLIP_PLAYERS_MENU.indexOf(s.players),
+        FLIP_GRID_MENU.indexOf(s.flipGrid),
+        s.brightness,
+      ]
+    : [PRESET_MENU.indexOf(s.preset), s.harder ? 1 : 0, MODE_MENU.indexOf(s.mode), GAMES_MENU.indexOf(s.games), s.brightness];
+  const counts = flip
+    ? [PRESET_MENU.length, 2, FLIP_PLAYERS_MENU.length, maxFlipGrid(L) - 1, BRIGHTNESS_STEPS]
+    : [PRESET_MENU.length, 2, MODE_MENU.length, s.preset === "race" ? 0 : GAMES_MENU.length, BRIGHTNESS_STEPS];
   for (let row = 0; row < 5; row++)
     for (let col = 0; col < counts[row]; col++)
       if (row > 0 || presetFits(L, PRESET_MENU[col])) pad(frame, L, row * 6 + col, col === chosen[row] ? WHITE : MENU_COLOURS[row]);
+  if (flip) pad(frame, L, 23, s.unitFlips ? GREEN : RED);
   pad(frame, L, 29, s.sound ? GREEN : RED);
-  if (app.match && !app.match.over) pad(frame, L, 34, CYAN);
+  if (app.resumable()) pad(frame, L, 34, CYAN);
   pad(frame, L, G_OK, clock.blink(BLINK_PERIOD, BLINK_ON) ? GREEN : OFF);
 }
 

@@ -1,0 +1,86 @@
+/**
+ * Property-name mangling for the bundle. esbuild's minifier keeps property names, and in this
+ * firmware they are a seventh of the bytes. We mangle exactly the names our own firmware declares
+ * (interface members, class members, object-literal keys in firmware/core, ui, device, main.ts)
+ * and never:
+ *  - a name declared by Espruino's built-ins or API (firmware/types), which the device looks up by name;
+ *  - a name that also appears as a string literal in the firmware (it may be used as a dynamic key).
+ * The mapping is kept in mangle-cache.json, which builds only extend: a name keeps its short form
+ * from one firmware version to the next, so state saved by one version is read by the next.
+ */
+import ts from "typescript";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const SOURCE_DIRS = ["firmware/core", "firmware/ui", "firmware/device"];
+const RESERVED_DECLS = ["firmware/types/lib.espruino.d.ts", "firmware/types/espruino.d.ts"];
+export const MANGLE_CACHE = "firmware/tools/mangle-cache.json";
+
+function tsFiles(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((f) => {
+    const p = join(root, dir, f);
+    return statSync(p).isDirectory() ? tsFiles(root, join(dir, f)) : f.endsWith(".ts") ? [p] : [];
+  });
+}
+
+function walk(file: string, visit: (n: ts.Node) => void): void {
+  const sf = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const go = (n: ts.Node) => {
+    visit(n);
+    ts.forEachChild(n, go);
+  };
+  go(sf);
+}
+
+/** The property names to mangle, as an anchored regular expression for esbuild's mangleProps. */
+export function manglePattern(root: string): RegExp {
+  const declared = new Set<string>();
+  const strings = new Set<string>();
+  const files = SOURCE_DIRS.flatMap((d) => tsFiles(root, d)).concat([join(root, "firmware/main.ts")]);
+  for (const f of files)
+    walk(f, (n) => {
+      if (
+        (ts.isPropertySignature(n) ||
+          ts.isPropertyDeclaration(n) ||
+          ts.isMethodDeclaration(n) ||
+          ts.isMethodSignature(n) ||
+          ts.isPropertyAssignment(n) ||
+          ts.isShorthandPropertyAssignment(n) ||
+          ts.isGetAccessorDeclaration(n)) &&
+        ts.isIdentifier(n.name)
+      )
+        declared.add(n.name.text);
+      if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) strings.add(n.text);
+    });
+  const reserved = new Set<string>();
+  for (const f of RESERVED_DECLS)
+    walk(join(root, f), (n) => {
+      const name = (n as { name?: ts.Node }).name;
+      if (name && ts.isIdentifier(name)) reserved.add(name.text);
+    });
+  // Two-letter names gain little; keeping them also keeps the profile's short keys readable.
+  const names = [...declared].filter((n) => n.length > 2 && !reserved.has(n) && !strings.has(n)).sort();
+  return new RegExp(`^(${names.join("|")})$`);
+}
+
+export function readMangleCache(root: string): Record<string, string | false> {
+  const path = join(root, MANGLE_CACHE);
+  return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : {};
+}
+
+/** Writes the cache back only when the build added names, so ordinary builds leave the tree clean. */
+export function saveMangleCache(
+  root: string,
+  before: Record<string, string | false>,
+  after: Record<string, string | false> | undefined,
+): void {
+  if (!after) return;
+  const added = Object.keys(after).filter((k) => !(k in before));
+  if (added.length === 0) return;
+  const sorted = Object.fromEntries(
+    Object.keys(after)
+      .sort()
+      .map((k) => [k, after[k]]),
+  );
+  writeFileSync(join(root, MANGLE_CACHE), JSON.stringify(sorted, null, 2) + "\n");
+}
