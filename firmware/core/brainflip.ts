@@ -255,3 +255,27 @@ export function nextRound(s: FlipState): Result<FlipState> {
   next.rounds = s.rounds + 1;
   return accept(next);
 }
+
+/** Is x a whole number in lo..hi? */
+function whole(x: unknown, lo: number, hi: number): boolean {
+  return typeof x === "number" && x >= lo && x <= hi && Math.floor(x) === x;
+}
+
+/** Checks that data read back from Storage is a Brain Flip game this firmware can play on; what is wrong, or null. */
+export function checkFlipState(data: unknown): string | null {
+  const s = data as FlipState;
+  if (!s || typeof s !== "object" || !s.config || !s.round) return "not a Brain Flip game";
+  const bad = checkFlipConfig(s.config);
+  if (bad) return bad;
+  const n = s.config.players;
+  const cards = s.config.grid * s.config.grid;
+  const r = s.round;
+  if (!Array.isArray(s.scores) || s.scores.length !== n) return "bad scores";
+  for (let i = 0; i < n; i++) if (!whole(s.scores[i], 0, FLIP_TARGET)) return "bad scores";
+  if (!whole(r.master, 0, n - 1) || !whole(r.turn, 0, n - 1) || !whole(r.pick, -1, cards - 1)) return "bad round";
+  if (!whole(r.asked, 0, questionLimit(s.config.mode)) || !Array.isArray(r.log) || r.log.length > r.asked) return "bad questions";
+  if (!Array.isArray(r.barred) || r.barred.length !== n || !Array.isArray(r.wrongCards)) return "bad guesses";
+  for (let i = 0; i < r.wrongCards.length; i++) if (!whole(r.wrongCards[i], 0, cards - 1)) return "bad guesses";
+  if (["pick", "ask", "over"].indexOf(r.phase) < 0 || (r.phase !== "pick" && r.pick < 0)) return "bad phase";
+  return null;
+}

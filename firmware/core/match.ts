@@ -221,3 +221,50 @@ export function nextGame(m: MatchState): Result<MatchState> {
   next.game = freshGame();
   return accept(next);
 }
+
+/** Is x a whole number in lo..hi? */
+function whole(x: unknown, lo: number, hi: number): boolean {
+  return typeof x === "number" && x >= lo && x <= hi && Math.floor(x) === x;
+}
+
+/** Is c a code of `pegs` symbols in 0..colours (the blank)? */
+function codeShape(c: unknown, rules: Rules): boolean {
+  if (!Array.isArray(c) || c.length !== rules.pegs) return false;
+  for (let i = 0; i < c.length; i++) if (!whole(c[i], 0, rules.colours)) return false;
+  return true;
+}
+
+/**
+ * Checks that data read back from Storage is a match this firmware can play on: the checksum
+ * guards against torn or corrupt writes, this against a state no reducer could have produced.
+ * Returns what is wrong, or null.
+ */
+export function checkMatchState(data: unknown): string | null {
+  const m = data as MatchState;
+  if (!m || typeof m !== "object" || !m.config || !m.game) return "not a match";
+  const bad = checkConfig(m.config);
+  if (bad) return bad;
+  const rules = rulesFor(m.config.preset, !!m.config.harder);
+  const g = m.game;
+  if (!Array.isArray(m.scores) || m.scores.length !== 2 || !whole(m.scores[0], 0, 999) || !whole(m.scores[1], 0, 999)) return "bad scores";
+  if (!whole(m.maker, 0, 1) || !Array.isArray(m.history)) return "bad players";
+  if (["secret", "guess", "feedback", "solved", "failed"].indexOf(g.phase) < 0) return "bad phase";
+  if (!Array.isArray(g.rows) || g.rows.length > rules.rows) return "bad rows";
+  for (let i = 0; i < g.rows.length; i++) {
+    const r = g.rows[i];
+    if (
+      !r ||
+      !codeShape(r.guess, rules) ||
+      !r.feedback ||
+      !whole(r.feedback.exact, 0, rules.pegs) ||
+      !whole(r.feedback.near, 0, rules.pegs)
+    )
+      return "bad row " + (i + 1);
+  }
+  if (g.secret !== null && !codeShape(g.secret, rules)) return "bad secret";
+  if (g.phase !== "secret" && g.secret === null && unitRole(m) !== "breaker") return "missing secret";
+  if (g.pending !== null && !codeShape(g.pending, rules)) return "bad pending guess";
+  if ((g.phase === "feedback") !== (g.pending !== null)) return "bad pending guess";
+  if (m.wrongInfo !== null && (typeof m.wrongInfo !== "object" || !Array.isArray(m.wrongInfo.rows))) return "bad wrong information";
+  return null;
+}

@@ -6,12 +6,22 @@
  * watches are removed and the matrix is polled one row at a time until every key is up again.
  * A key changes state only after DEBOUNCE_SCANS scans in a row agree; on a build without diodes a
  * scan showing a rectangle of closed contacts (the ghost pattern) is ignored as ambiguous.
+ * A key held longer than STUCK_MS is taken to be stuck: the app gets its release, and the key is
+ * ignored until its contact opens. Meanwhile its row is left floating at rest, so it no longer
+ * holds its column low and every other key still wakes the scanner at once; keys sharing the stuck
+ * key's row are found by a slower poll (STUCK_SCAN_MS), so they need a press of ~150 ms.
  * Pin arrays: Espruino maps the LAST pin of an array to bit 0 (ESPRUINO.md 5.2).
+ *
+ * Rate: a press needs DEBOUNCE_SCANS scans closed and as many open, so up to 1000 / (2 * 3 * 5) =
+ * 33 presses a second on one key are each seen exactly once; faster taps merge.
  */
 import { nowMs, Scheduler, SLOT_SCAN } from "./scheduler";
 
 export const SCAN_MS = 5;
 export const DEBOUNCE_SCANS = 3;
+export const STUCK_MS = 8000;
+/** Polling period while the only keys down are stuck ones. */
+export const STUCK_SCAN_MS = 50;
 
 export type KeyHandler = (key: number, down: boolean) => void;
 
@@ -31,8 +41,10 @@ export class KeyScanner {
   /** Debounced state per key, and how many scans in a row disagreed with it. */
   readonly down: Uint8Array;
   private readonly disagree: Uint8Array;
+  /** When each key went down (ms), and whether it is being ignored as stuck. */
+  private readonly downSince: Float64Array;
+  readonly stuck: Uint8Array;
   private watches: number[] = [];
-  private polling = false;
   /** Scans ignored because they showed a ghost pattern (for tests and diagnostics). */
   ghostScans = 0;
 
@@ -49,15 +61,22 @@ export class KeyScanner {
     this.raw = new Uint16Array(p.rowPins.length);
     this.down = new Uint8Array(p.keyCount);
     this.disagree = new Uint8Array(p.keyCount);
+    this.downSince = new Float64Array(p.keyCount);
+    this.stuck = new Uint8Array(p.keyCount);
+  }
+
+  /** How many keys are being ignored as stuck. */
+  stuckCount(): number {
+    let n = 0;
+    for (let i = 0; i < this.stuck.length; i++) n += this.stuck[i];
+    return n;
   }
 
   start(): void {
     for (let i = 0; i < this.rows.length; i++) pinMode(this.rows[i], "opendrain");
     for (let i = 0; i < this.cols.length; i++) pinMode(this.cols[i], "input_pullup");
-    digitalWrite(this.rows, 0);
-    this.arm();
     // A key already held at power-on gives no edge: look once.
-    this.wake();
+    this.scan();
   }
 
   /** Any key currently held (debounced)? */
@@ -79,14 +98,15 @@ export class KeyScanner {
     this.watches = [];
   }
 
+  /** A column fell: scan now (whatever poll was due). */
   private wake(): void {
-    if (this.polling) return;
-    this.polling = true;
-    this.disarm();
+    this.sched.cancel(SLOT_SCAN);
     this.scan();
   }
 
   private scan(): void {
+    // Our own row drive moves the columns: no watches while scanning.
+    this.disarm();
     const nRows = this.rows.length;
     const nCols = this.cols.length;
     const all = (1 << nRows) - 1;
@@ -95,40 +115,57 @@ export class KeyScanner {
       digitalWrite(this.rows, all ^ (1 << (nRows - 1 - r)));
       this.raw[r] = ~digitalRead(this.cols) & this.colMask;
     }
-    digitalWrite(this.rows, 0);
     let ghost = false;
     if (!this.diodes)
       for (let a = 0; a < nRows && !ghost; a++) for (let b = a + 1; b < nRows; b++) if (manyBits(this.raw[a] & this.raw[b])) ghost = true;
-    let busy = false;
-    if (ghost) {
-      this.ghostScans++;
-      busy = true;
-    } else {
+    let live = false;
+    const now = nowMs();
+    if (ghost) this.ghostScans++;
+    else {
       for (let r = 0; r < nRows; r++) {
         const bits = this.raw[r];
-        if (bits) busy = true;
         for (let c = 0; c < nCols; c++) {
           const key = this.keyAt[r * nCols + c];
           if (key < 0) continue;
           const closed = (bits >> (nCols - 1 - c)) & 1;
-          if (closed === this.down[key]) {
-            this.disagree[key] = 0;
+          if (this.stuck[key]) {
+            // Ignored until its contact opens; then it is an ordinary key again.
+            if (!closed) this.stuck[key] = 0;
             continue;
           }
-          busy = true;
+          if (closed === this.down[key]) {
+            this.disagree[key] = 0;
+            if (closed) live = true;
+            if (closed && now - this.downSince[key] > STUCK_MS) {
+              this.stuck[key] = 1;
+              this.down[key] = 0;
+              this.onKey(key, false);
+            }
+            continue;
+          }
+          live = true;
           if (++this.disagree[key] >= DEBOUNCE_SCANS) {
             this.disagree[key] = 0;
             this.down[key] = closed;
+            this.downSince[key] = now;
             this.onKey(key, closed === 1);
           }
         }
       }
     }
-    if (busy || this.anyDown()) {
-      this.sched.at(SLOT_SCAN, nowMs() + SCAN_MS, () => this.scan());
-    } else {
-      this.polling = false;
-      this.arm();
+    if (live || ghost) {
+      this.sched.at(SLOT_SCAN, now + SCAN_MS, () => this.scan());
+      return;
     }
+    // At rest: every row low but those of stuck keys (row-bit order: the last pin is bit 0).
+    let rest = all;
+    for (let r = 0; r < nRows; r++)
+      for (let c = 0; c < nCols; c++) {
+        const key = this.keyAt[r * nCols + c];
+        if (key >= 0 && this.stuck[key]) rest &= ~(1 << (nRows - 1 - r));
+      }
+    digitalWrite(this.rows, all ^ rest);
+    this.arm();
+    if (rest !== all) this.sched.at(SLOT_SCAN, now + STUCK_SCAN_MS, () => this.scan());
   }
 }

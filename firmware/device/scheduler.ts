@@ -7,7 +7,9 @@ export const SLOT_SCAN = 0;
 export const SLOT_RENDER = 1;
 export const SLOT_SOUND = 2;
 export const SLOT_IDLE = 3;
-const SLOTS = 4;
+/** Battery readings, and the wake-ups that keep the watchdog fed in deep sleep. */
+export const SLOT_POWER = 4;
+const SLOTS = 5;
 
 /** Milliseconds since boot, from Espruino's getTime() (seconds). */
 export function nowMs(): number {
@@ -15,8 +17,10 @@ export function nowMs(): number {
 }
 
 export class Scheduler {
-  private due = [-1, -1, -1, -1];
-  private jobs: ((() => void) | undefined)[] = [undefined, undefined, undefined, undefined];
+  private due = [-1, -1, -1, -1, -1];
+  private jobs: ((() => void) | undefined)[] = [undefined, undefined, undefined, undefined, undefined];
+  /** Errors thrown by jobs: counted and logged, never allowed to stop the other slots. */
+  errors = 0;
   private timer: number | undefined = undefined;
   private timerAt = -1;
 
@@ -54,7 +58,12 @@ export class Scheduler {
       if (fn && this.due[i] >= 0 && this.due[i] <= now + 0.5) {
         this.due[i] = -1;
         this.jobs[i] = undefined;
-        fn();
+        try {
+          fn();
+        } catch (e) {
+          this.errors++;
+          console.log("brainboard: job " + i + " failed: " + e);
+        }
       }
     }
     this.arm();

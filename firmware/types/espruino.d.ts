@@ -56,6 +56,8 @@ declare function getTime(): number;
 /** STM32 builds only (absent on ESP32 and Linux): check `typeof setDeepSleep` before calling. */
 declare function setDeepSleep(sleep: boolean): void;
 declare function print(text: string): void;
+/** Reboots into the saved code (.bootcde); with a file name, into that file. */
+declare function load(file?: string): void;
 declare const console: { log(text: string): void };
 
 interface MemoryInfo {
@@ -85,9 +87,10 @@ declare const E: {
   srand(seed: number): void;
   getErrorFlags(): ErrorFlag[];
   getSizeOf(v: unknown, depth?: number): number;
-  /** Espruino's console lock: while set, the REPL accepts no input until `E.lockConsole` is lifted. */
+  /** Locks the console (REPL) now, when a password is set: input is refused until the password is typed. */
   lockConsole(): void;
-  setPassword(password: string): void;
+  /** Sets the console password (kept in RAM only, up to 20 characters); with no argument, removes it. */
+  setPassword(password?: string): void;
 };
 
 interface NeoPixelModule {

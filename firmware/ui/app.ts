@@ -5,7 +5,18 @@
  */
 import { EMPTY } from "../core/types";
 import type { Code, Feedback, MatchMode, MatchState, PresetId, Refusal, Result } from "../core/types";
-import { answer, checkConfig, keepSecretInHead, newMatch, nextGame, rulesOf, setSecret, submitGuess, unitRole } from "../core/match";
+import {
+  answer,
+  checkConfig,
+  checkMatchState,
+  keepSecretInHead,
+  newMatch,
+  nextGame,
+  rulesOf,
+  setSecret,
+  submitGuess,
+  unitRole,
+} from "../core/match";
 import { randomSecret } from "../core/random";
 import { rulesFor } from "../core/presets";
 import { unitGuess } from "../core/codes";
@@ -13,7 +24,7 @@ import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UN
 import { FlipScreen, maxFlipGrid } from "./flip";
 import type { FlipSettings } from "./flip";
 import type { FlipState } from "../core/brainflip";
-import { checkFlipConfig } from "../core/brainflip";
+import { checkFlipConfig, checkFlipState } from "../core/brainflip";
 import type { Layout } from "./layout";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_REFUSE, TUNE_SOLVED, TUNE_WRONG_INFO } from "./tunes";
 
@@ -23,6 +34,13 @@ export type GameId = PresetId | "brainflip";
 export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"];
 export const FLIP_PLAYERS_MENU = [2, 3, 4, 5, 6];
 export const FLIP_GRID_MENU = [2, 3, 4, 5, 6];
+/** Idle minutes before the unit sleeps, cycled by one menu key. */
+export const SLEEP_MENU = [2, 5, 15];
+/** Menu keys (grid positions) for the unit's settings. */
+export const G_SLEEP = 28;
+export const G_SOUND = 29;
+export const G_LOCK = 31;
+export const G_RESUME = 34;
 export const MODE_MENU: MatchMode[] = ["referee", "manual", "unit-makes", "unit-breaks"];
 export const GAMES_MENU = [2, 4, 6, 8, 10];
 export const BRIGHTNESS_STEPS = 4;
@@ -37,6 +55,10 @@ export interface Settings extends FlipSettings {
   /** 0 (dimmest) .. BRIGHTNESS_STEPS-1 */
   brightness: number;
   sound: boolean;
+  /** Idle minutes before sleep (one of SLEEP_MENU). */
+  sleepMin: number;
+  /** Lock the USB console while a two-player game holds a secret. */
+  lockConsole: boolean;
 }
 export type Screen = "menu" | "play" | "flip" | "selftest";
 /** What survives a power loss. */
@@ -58,6 +80,8 @@ export function defaultSettings(): Settings {
     games: 4,
     brightness: 1,
     sound: true,
+    sleepMin: 5,
+    lockConsole: true,
     flipMode: "flip",
     players: 3,
     flipGrid: 6,
@@ -129,9 +153,17 @@ export class App {
     const s = data as SavedState;
     if (!s || typeof s !== "object") return "";
     const set = s.settings;
-    if (s.v !== SAVE_VERSION || !set || !this.settingsValid(set)) {
+    const problem =
+      s.v !== SAVE_VERSION || !set || !this.settingsValid(set)
+        ? "unknown version or settings"
+        : s.match
+          ? checkMatchState(s.match)
+          : s.flip
+            ? checkFlipState(s.flip)
+            : null;
+    if (problem) {
       this.warnUntil = now + 3000;
-      return "saved state has an unknown version or settings";
+      return "saved state refused: " + problem;
     }
     this.settings = set;
     this.match = s.match || null;
@@ -142,6 +174,12 @@ export class App {
   }
 
   private settingsValid(set: Settings): boolean {
+    if (
+      SLEEP_MENU.indexOf(set.sleepMin) < 0 ||
+      typeof set.lockConsole !== "boolean" ||
+      !(set.brightness >= 0 && set.brightness < BRIGHTNESS_STEPS)
+    )
+      return false;
     const flipOk = !checkFlipConfig({ players: set.players, grid: set.flipGrid, mode: set.flipMode, unitFlips: set.unitFlips });
     if (set.preset === "brainflip") return flipOk;
     return flipOk && !checkConfig({ preset: set.preset, harder: set.harder, mode: set.mode, games: set.games });
@@ -165,6 +203,9 @@ export class App {
     return s;
   }
 
+  /** Alerts the device layer reports: the battery is low; a key is stuck down (and ignored). */
+  lowBattery = false;
+  keysStuck = false;
   /** Blinks restart, lit, at every key press, so what a press changed shows at once. */
   blinkEpoch = 0;
   /** Keys held down, for the self-test's echo. */
@@ -213,8 +254,10 @@ export class App {
     else if (row === 3 && flip && col === 5) s.unitFlips = !s.unitFlips;
     else if (row === 3 && !flip && col < GAMES_MENU.length && s.preset !== "race") s.games = GAMES_MENU[col];
     else if (row === 4 && col < BRIGHTNESS_STEPS) s.brightness = col;
-    else if (g === 29) s.sound = !s.sound;
-    else if (g === 34 && this.resumable()) {
+    else if (g === G_SOUND) s.sound = !s.sound;
+    else if (g === G_SLEEP) s.sleepMin = SLEEP_MENU[(SLEEP_MENU.indexOf(s.sleepMin) + 1) % SLEEP_MENU.length];
+    else if (g === G_LOCK) s.lockConsole = !s.lockConsole;
+    else if (g === G_RESUME && this.resumable()) {
       this.screen = flip ? "flip" : "play";
       this.resetEntry();
     } else if (g === G_OK) {
@@ -227,6 +270,23 @@ export class App {
     }
     this.tune = TUNE_CLICK;
     this.saveWanted = true;
+  }
+
+  /**
+   * Should the USB console be locked? While a two-player game holds a secret that the codebreaker
+   * must not read: a codebreaker match in the referee or manual mode with its secret set and not yet
+   * revealed, or a Brain Flip round whose card is picked.
+   */
+  consoleLockWanted(): boolean {
+    if (!this.settings.lockConsole) return false;
+    const m = this.match;
+    const g = m ? m.game : null;
+    const codebreaker = m !== null && g !== null && !m.over && !m.wrongInfo && (m.config.mode === "referee" || m.config.mode === "manual");
+    const flip = this.flip.state;
+    return (
+      (codebreaker && g !== null && g.secret !== null && (g.phase === "guess" || g.phase === "feedback")) ||
+      (flip !== null && !flip.over && flip.round.phase === "ask")
+    );
   }
 
   /** Is there a game of the chosen kind to go back to? */

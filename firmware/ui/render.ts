@@ -9,6 +9,7 @@ import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, RED, VIOLET, WHITE, 
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
 import type { Layout } from "./layout";
 import { BLINK_ON, BLINK_PERIOD, Clock, pad } from "./frame";
+import { G_LOCK, G_RESUME, G_SLEEP, G_SOUND, SLEEP_MENU } from "./app";
 import { App, BRIGHTNESS_STEPS, FLIP_GRID_MENU, FLIP_PLAYERS_MENU, GAMES_MENU, MODE_MENU, PRESET_MENU, presetFits } from "./app";
 import { maxFlipGrid } from "./flip";
 
@@ -46,11 +47,16 @@ export function render(app: App, frame: Uint8Array, now: number): number {
   const flashing = now < app.flashUntil;
   if (flashing) clock.at(app.flashUntil);
   const flashOff = flashing && !clock.blink(FLASH_HALF * 2, FLASH_HALF);
+  // Status LED 2 shows alerts first: a refusal (red), a warning (yellow), a stuck key (yellow,
+  // blinking), a low battery (orange, blinking); the screens use it only when it is free.
   if (L.seg.status >= 0 && L.segLen.status > 1) {
-    if (flashing) frame[L.seg.status + 1] = RED;
+    const alert = L.seg.status + 1;
+    if (flashing) frame[alert] = RED;
     else if (now < app.warnUntil) {
-      frame[L.seg.status + 1] = YELLOW;
+      frame[alert] = YELLOW;
       clock.at(app.warnUntil);
+    } else if (app.keysStuck || app.lowBattery) {
+      if (clock.blink(BLINK_PERIOD, BLINK_ON)) frame[alert] = app.keysStuck ? YELLOW : ORANGE;
     }
   }
   if (app.screen === "selftest") drawSelfTest(app, frame, L, clock);
@@ -110,8 +116,10 @@ function drawMenu(app: App, frame: Uint8Array, L: Layout, clock: Clock): void {
     for (let col = 0; col < counts[row]; col++)
       if (row > 0 || presetFits(L, PRESET_MENU[col])) pad(frame, L, row * 6 + col, col === chosen[row] ? WHITE : MENU_COLOURS[row]);
   if (flip) pad(frame, L, 23, s.unitFlips ? GREEN : RED);
-  pad(frame, L, 29, s.sound ? GREEN : RED);
-  if (app.resumable()) pad(frame, L, 34, CYAN);
+  pad(frame, L, G_SOUND, s.sound ? GREEN : RED);
+  pad(frame, L, G_SLEEP, [CYAN, BLUE, VIOLET][SLEEP_MENU.indexOf(s.sleepMin)]);
+  pad(frame, L, G_LOCK, s.lockConsole ? GREEN : RED);
+  if (app.resumable()) pad(frame, L, G_RESUME, CYAN);
   pad(frame, L, G_OK, clock.blink(BLINK_PERIOD, BLINK_ON) ? GREEN : OFF);
 }
 
