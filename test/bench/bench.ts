@@ -110,6 +110,39 @@ report(
   worstMa <= profile.leds.budgetMa,
 );
 
+// Flash writes per game: every committed action saves once (never on a timer). Count a whole
+// Brainiac game (secret, 12 rows, the end) through Storage's single write path.
+const wear = new VirtualBoard({ firmware: built.code, seed: 3 });
+let saves = 0;
+let savedBytes = 0;
+const apply = wear.storage.apply.bind(wear.storage);
+wear.storage.apply = (op) => {
+  if (op.kind === "create" && op.name.startsWith("bb.s")) {
+    saves++;
+    savedBytes += op.bytes.length + 32; // data and the file header
+  }
+  return apply(op);
+};
+wear.powerOn();
+wear.advance(200);
+wear.tap("p66");
+for (const k of ["m11", "m12", "m13", "m14", "m34"]) wear.tap(k);
+const savesBefore = saves;
+const bytesBefore = savedBytes;
+for (let row = 0; row < 12; row++) for (const k of ["p16", "p16", "p15", "p15", "p66"]) wear.tap(k);
+const perGameSaves = saves - savesBefore + 2; // plus the secret and the next game's start
+const perGameBytes = Math.round(((savedBytes - bytesBefore) / (saves - savesBefore)) * perGameSaves);
+const freeForSaves = 48 * 1024 - built.bytes;
+// STM32F401 flash: 10,000 erase cycles per sector (datasheet). Storage compacts (erases its pages)
+// about once each time the journal fills the space the code leaves free.
+const gamesPerCycle = freeForSaves / perGameBytes;
+report(
+  "flash writes per 12-row Brainiac game",
+  `${perGameSaves} saves, ${perGameBytes} bytes`,
+  `one per committed action; ~${Math.round(gamesPerCycle * 10_000).toLocaleString("en")} games to 10k erases`,
+  perGameSaves <= 16,
+);
+
 const mem = board.memory?.();
 if (mem) report("JsVars in use after a 10-row game (estimate)", `${mem.usage} of ${mem.total}`, `< ${mem.total}`, mem.usage < mem.total);
 
