@@ -18,10 +18,10 @@ import { colourName } from "./colours.ts";
 import { LedChain, type LedStats, type Rgb } from "./leds.ts";
 import { Prng } from "./random.ts";
 import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
-import { bytesFromString, stringFromBytes, VirtualStorage } from "./storage.ts";
+import { bytesFromString, stringFromBytes, VirtualStorage, type ReplaceOrder, type StorageCut } from "./storage.ts";
 
 export type { Rgb, LedStats } from "./leds.ts";
-export type { VirtualStorage } from "./storage.ts";
+export type { VirtualStorage, StorageCut, ReplaceOrder } from "./storage.ts";
 
 /** The bundle `npm run build` writes, flashed when no firmware is given. */
 export const DEFAULT_FIRMWARE = fileURLToPath(new URL("../dist/firmware.js", import.meta.url));
@@ -39,11 +39,25 @@ export interface BoardOptions {
   seed?: number;
   /** Keep Storage in this JSON file, so it survives between runs. */
   storageFile?: string;
-  /** Wall-clock limit for one call into firmware code before it counts as hung (default 2000 ms). */
+  /**
+   * Wall-clock limit for one call into firmware code before it counts as hung (default 2000 ms). 0 turns the
+   * guard off: Node's vm timeout costs about 0.17 ms a call, most of a long run's time; but a firmware call
+   * that never returns then hangs the caller, so use 0 only under a watchdog of your own (a worker you can terminate).
+   */
   callbackTimeoutMs?: number;
+  /** How Storage replaces a rewritten file: "erase-first" (default, as Espruino does) or "new-first" (see sim/storage.ts). */
+  storageReplaceOrder?: ReplaceOrder;
 }
 
 export type BoardEvent = "leds" | "tone" | "console" | "reset" | "power";
+
+/** A power cut: at a scheduled instant (between two firmware calls), or during a Storage operation (a torn write). */
+export interface PowerCutRecord {
+  at: number;
+  kind: "scheduled" | "write";
+  /** For a cut during a write: what the operation left (sim/storage.ts). */
+  write?: StorageCut;
+}
 
 /** What a pin is doing now (for tests and views). */
 export interface PinReport extends PinState {
@@ -65,6 +79,8 @@ export class VirtualBoard {
   readonly resets: { at: number; reason: string }[] = [];
   /** Every change of the buzzer: freq 0 is silence. */
   readonly tones: { at: number; freq: number }[] = [];
+  /** Power cuts made by schedulePowerCut and cutPowerDuringWrite, in order (powerOff() is not counted). */
+  readonly powerCuts: PowerCutRecord[] = [];
   readonly bounceMs: number;
 
   private readonly clock = new VirtualClock();
@@ -86,6 +102,7 @@ export class VirtualBoard {
   private batteryState: { volts: number; usb: boolean };
   private sleepAllowed = false;
   private readonly bus: BoardBus;
+  private scheduledCuts: ClockEvent[] = [];
 
   /** Builds the board and flashes the firmware to .bootcde; the board stays off until powerOn(). */
   constructor(opts: BoardOptions = {}) {
@@ -99,7 +116,12 @@ export class VirtualBoard {
     const seed = opts.seed ?? 1;
     this.noise = new Prng(seed);
     this.bounce = new Prng((seed ^ 0x9e3779b9) >>> 0);
-    this.storage = new VirtualStorage({ capacity: info.storageBytes, file: opts.storageFile, warn: (m) => this.warnings.push(m) });
+    this.storage = new VirtualStorage({
+      capacity: info.storageBytes,
+      file: opts.storageFile,
+      warn: (m) => this.warnings.push(m),
+      replaceOrder: opts.storageReplaceOrder,
+    });
     this.circuit = new Circuit(info, this.profile);
     this.keys = this.circuit.keys;
     for (const k of this.keys) this.keyById.set(k.id, k);
@@ -148,6 +170,51 @@ export class VirtualBoard {
   powerCycle(): void {
     this.powerOff();
     this.powerOn();
+  }
+
+  /**
+   * Cuts the power at virtual time `atMs` (on the `now` clock), between two firmware calls: like powerOff()
+   * then, recorded in `powerCuts`. Nothing happens if the board is already off by then. A cut in the middle of
+   * a Storage write is cutPowerDuringWrite's.
+   */
+  schedulePowerCut(atMs: number): void {
+    const ev = this.clock.schedule(atMs, () => {
+      this.scheduledCuts = this.scheduledCuts.filter((e) => e !== ev);
+      if (!this.powered) return;
+      this.powerCuts.push({ at: this.clock.now, kind: "scheduled" });
+      this.powerOff();
+    });
+    this.scheduledCuts.push(ev);
+  }
+
+  /**
+   * Cuts the power during the n-th Storage operation from now (1 = the next; every write, erase and compact
+   * counts), leaving it `fraction` done (0..1 of the bytes it programs, in the device's order: see the model in
+   * sim/storage.ts). The firmware call that asked for the write stops there: the board is off, and powerOn()
+   * boots again from what Storage holds. Replaces a write cut already armed.
+   */
+  cutPowerDuringWrite(n = 1, fraction = 0.5): void {
+    this.storage.armCut(n, fraction, (cut) => {
+      this.powerCuts.push({ at: this.clock.now, kind: "write", write: cut });
+      // Power is gone mid-call: the interpreter dies now, so nothing more of this call reaches the board.
+      if (this.powered) this.powerOff();
+    });
+  }
+
+  /** Drops the power cuts scheduled or armed and not yet made. */
+  cancelPowerCuts(): void {
+    for (const ev of this.scheduledCuts) this.clock.cancel(ev);
+    this.scheduledCuts = [];
+    this.storage.disarmCut();
+  }
+
+  /**
+   * Espruino's `reset()` at the console: RAM is cleared and the pins reset, and the interpreter restarts (from
+   * the idle loop, like load()) WITHOUT running .bootcde; Storage is kept, and load() or a power cycle boots into
+   * it again. (E.on('kill') handlers are not run.)
+   */
+  resetRam(): void {
+    this.requestReset("reset()", undefined, false);
   }
 
   /** Writes code to .bootcde, like `espruino --storage .bootcde:-`. Takes effect at the next boot. */
@@ -345,13 +412,13 @@ export class VirtualBoard {
     this.keyEvents.set(k.index, events);
   }
 
-  private boot(): void {
+  private boot(runBootCode = true): void {
     this.bootAt = this.clock.now;
     this.sleepAllowed = false;
     this.updateLedSupply();
     const rt = new EspruinoRuntime(this.bus);
     this.runtime = rt;
-    const bytes = this.storage.read(BOOT_FILE);
+    const bytes = runBootCode ? this.storage.read(BOOT_FILE) : undefined;
     rt.boot(bytes && stringFromBytes(bytes));
   }
 
@@ -367,7 +434,7 @@ export class VirtualBoard {
     this.updateLedSupply();
   }
 
-  private requestReset(reason: string, atMs?: number): void {
+  private requestReset(reason: string, atMs?: number, runBootCode = true): void {
     if (!this.powered) return;
     const at = Math.max(this.clock.now, atMs ?? this.clock.now);
     this.haltMcu();
@@ -376,7 +443,7 @@ export class VirtualBoard {
     // The new boot runs from the idle loop, not inside whatever call asked for the reset.
     this.pendingBoot = this.clock.schedule(at, () => {
       this.pendingBoot = null;
-      if (this.powered) this.boot();
+      if (this.powered) this.boot(runBootCode);
     });
   }
 
@@ -408,7 +475,8 @@ export class VirtualBoard {
       circuit: this.circuit,
       storage: this.storage,
       noise: this.noise,
-      callbackTimeoutMs: this.callbackTimeoutMs,
+      // 0 = no guard: vm's timeout option is then left out (undefined), see BoardOptions.callbackTimeoutMs.
+      callbackTimeoutMs: this.callbackTimeoutMs > 0 ? this.callbackTimeoutMs : (undefined as unknown as number),
       usbConnected: () => this.batteryState.usb,
       log: (line) => this.log(line),
       error: (message) => {

@@ -1,0 +1,113 @@
+/**
+ * npm start [-- --profile NAME] [--port N] [--storage FILE] [--host ADDR] [--bounce MS] [--seed N]
+ *
+ * Builds the bundle for the profile (dist/firmware.js, as npm run build does), runs it on the
+ * virtual board in step with real time, and serves the page that draws the unit (prints its URL).
+ * The unit's Storage is kept in a file, so a match survives restarting the simulator.
+ */
+import { mkdirSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { BuildError, DEFAULT_OUT, sizeReport } from "../firmware/tools/build.ts";
+import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../hardware/profile.ts";
+import { bundleFor } from "./bundle.ts";
+import { DEFAULT_PORT, startSimulator } from "./server.ts";
+
+const USAGE = `usage: npm start -- [--profile NAME] [--port N] [--storage FILE] [--host ADDR] [--bounce MS] [--seed N]
+
+  --profile NAME   hardware profile (default ${DEFAULT_PROFILE})
+  --port N         port of the page (default ${DEFAULT_PORT}; a free one when taken)
+  --storage FILE   the unit's Storage file (default ~/.brainboard/storage-PROFILE.json)
+  --host ADDR      address to listen on (default 127.0.0.1; 0.0.0.0 to let other machines in)
+  --bounce MS      key contact bounce (default 5)
+  --seed N         seed of the board's randomness (default: the time)`;
+
+/** Where the unit's Storage lives between runs when --storage is not given. */
+export function defaultStorageFile(profileId: string): string {
+  for (const dir of [join(homedir(), ".brainboard"), join(tmpdir(), "brainboard")]) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      return join(dir, `storage-${profileId}.json`);
+    } catch {
+      // not writable: try the next place
+    }
+  }
+  return join(tmpdir(), `brainboard-storage-${profileId}.json`);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    values = parseArgs({
+      options: {
+        profile: { type: "string" },
+        port: { type: "string" },
+        storage: { type: "string" },
+        host: { type: "string" },
+        bounce: { type: "string" },
+        seed: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (e) {
+    console.error(`${(e as Error).message}\n\n${USAGE}`);
+    process.exit(1);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const num = (name: string, v: string | undefined, max = Infinity) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > max) {
+      console.error(`--${name} needs a whole number from 0 to ${max}, got "${v}"`);
+      process.exit(1);
+    }
+    return n;
+  };
+  const port = num("port", values.port, 65535) ?? DEFAULT_PORT;
+  const bounceMs = num("bounce", values.bounce);
+  const seed = num("seed", values.seed) ?? Date.now() % 2 ** 31;
+
+  let profileId: string;
+  let firmware: string;
+  try {
+    profileId = loadProfile(values.profile).id;
+    const built = await bundleFor(values.profile, DEFAULT_OUT);
+    firmware = built.code;
+    console.log(`built ${relative(process.cwd(), built.out ?? DEFAULT_OUT)} for ${profileId}: ${sizeReport(built.bytes)}`);
+  } catch (e) {
+    if (e instanceof BuildError || e instanceof ProfileError) {
+      console.error(`build failed: ${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const storageFile = values.storage ?? defaultStorageFile(profileId);
+  const sim = await startSimulator({ profile: values.profile, firmware, port, host: values.host, storageFile, bounceMs, seed });
+  if (sim.portTaken !== undefined) console.log(`port ${sim.portTaken} is taken; using port ${sim.port} instead`);
+  console.log(`storage: ${storageFile} (the match survives restarts; delete the file to start afresh, or pass --storage FILE)`);
+  console.log(`Brainboard simulator (${sim.board.profile.name}) running at ${sim.url}`);
+  console.log("open it in a browser; keyboard shortcuts are listed on the page. Ctrl+C stops.");
+  // The firmware's console, here too (errors in red), from the boot on.
+  let printed = 0;
+  const printConsole = () => {
+    const log = sim.board.consoleLog;
+    for (; printed < log.length; printed++) {
+      const line = log[printed];
+      if (sim.board.errors.includes(line)) console.error(`\x1b[31mfirmware error: ${line}\x1b[0m`);
+      else console.log(`firmware: ${line}`);
+    }
+  };
+  printConsole();
+  sim.board.on("console", printConsole);
+  const stop = () => {
+    sim.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+await main();

@@ -1,0 +1,308 @@
+/**
+ * The simulator's command language: what the page sends, what `npm run sim -- --script FILE` runs
+ * and what tests replay. One command a line; blank lines and `# comments` are ignored.
+ *
+ *   press KEY...              close a key's contact (and hold it)
+ *   release KEY...            open it again
+ *   tap KEY... [hold MS]      press, hold (default 60 ms), release, wait 60 ms; key after key
+ *   wait DURATION             run the board for 200 (ms), 200ms, 1.5s or 2s of virtual time
+ *   power on|off|cycle        switch the unit (on does not wait for the boot: add a wait)
+ *   battery VOLTS [usb]       battery voltage; `usb` for USB power connected, else on battery
+ *   show                      print the board now
+ *   expect SEGMENT COLOUR...            pixels from the first one on
+ *   expect SEGMENT[INDEX] COLOUR...     pixels from INDEX (0-based, as in --json) on
+ *   expect SEGMENT row N COLOUR...      row N of a segment with rows (1-based; board row 1 is
+ *                                       nearest the codebreaker, pad row 1 is p11..p16)
+ *
+ * KEY is a key id (p11..p66, m11..m34 on R1) or an alias from sim/keys.ts (ok, red, slot1,
+ * maker.ok...). COLOUR is a palette name (off, red, green, blue, yellow, white, orange, pink,
+ * violet or black, hole, cyan), `*` for any, or alternatives like `hole/off` (for a blinking hole).
+ */
+import { loadProfile, type Profile, type SegmentName } from "../hardware/profile.ts";
+import { COLOUR_NAMES } from "../firmware/ui/palette.ts";
+import { VirtualBoard, type BoardOptions } from "./board.ts";
+import { aliasSummary, keyRanges, resolveKey } from "./keys.ts";
+
+export interface KeyRef {
+  /** The key id on the profile. */
+  id: string;
+  /** As written in the script. */
+  name: string;
+}
+
+export type Command = { line: number } & (
+  | { op: "press"; keys: KeyRef[] }
+  | { op: "release"; keys: KeyRef[] }
+  | { op: "tap"; keys: KeyRef[]; holdMs: number }
+  | { op: "wait"; ms: number }
+  | { op: "power"; action: "on" | "off" | "cycle" }
+  | { op: "battery"; volts: number; usb: boolean }
+  | { op: "show" }
+  | {
+      op: "expect";
+      segment: SegmentName;
+      /** First pixel checked (0-based index into the segment). */
+      start: number;
+      /** Per pixel, the palette names accepted ("*" = any). */
+      colours: string[][];
+      /** How the script named the place, for messages: "board row 1", "pad[35]", "secret". */
+      where: string;
+    }
+);
+
+export const COMMANDS = ["press", "release", "tap", "wait", "power", "battery", "show", "expect"];
+/** How long `tap` holds a key, and waits after releasing it, unless told (ms). */
+export const TAP_HOLD_MS = 60;
+export const TAP_GAP_MS = 60;
+/** Colour words besides the palette's names. */
+const COLOUR_ALIASES: Record<string, string> = { black: "violet", any: "*", "*": "*" };
+
+export interface ScriptProblem {
+  line: number;
+  message: string;
+}
+
+/** A script that cannot run: every bad line, each as "line N: problem". Nothing has run. */
+export class ScriptError extends Error {
+  readonly line: number;
+  constructor(readonly problems: ScriptProblem[]) {
+    super(problems.map((p) => `line ${p.line}: ${p.message}`).join("\n"));
+    this.name = "ScriptError";
+    this.line = problems[0]?.line ?? 0;
+  }
+}
+
+/** An `expect` that did not hold: the line, what was expected and what the LEDs showed. */
+export class ExpectFailure extends Error {
+  constructor(
+    readonly line: number,
+    readonly expected: string[],
+    readonly seen: string[],
+    message: string,
+  ) {
+    super(message);
+    this.name = "ExpectFailure";
+  }
+}
+
+/** "200", "200ms", "1.5s" -> ms; undefined if it is not a duration. */
+export function parseDuration(text: string | undefined): number | undefined {
+  const m = text === undefined ? null : /^(\d+(?:\.\d*)?|\.\d+)(ms|s)?$/i.exec(text);
+  if (!m) return undefined;
+  const v = Number(m[1]) * (m[2]?.toLowerCase() === "s" ? 1000 : 1);
+  return Number.isFinite(v) ? v : undefined;
+}
+
+let defaultProfile: Profile | undefined;
+
+/** Parses a script for a profile (default r1-pico); throws a ScriptError naming every bad line. */
+export function parseScript(text: string, profile?: Profile | string): Command[] {
+  const p = typeof profile === "object" ? profile : profile ? loadProfile(profile) : (defaultProfile ??= loadProfile());
+  const commands: Command[] = [];
+  const problems: ScriptProblem[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = i + 1;
+    const hash = raw.indexOf("#");
+    const words = (hash >= 0 ? raw.slice(0, hash) : raw).trim().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return;
+    try {
+      commands.push(parseLine(p, words, line));
+    } catch (e) {
+      if (!(e instanceof LineProblem)) throw e;
+      problems.push({ line, message: e.message });
+    }
+  });
+  if (problems.length) throw new ScriptError(problems);
+  return commands;
+}
+
+class LineProblem extends Error {}
+
+function parseLine(p: Profile, words: string[], line: number): Command {
+  const [word, ...args] = words;
+  const op = word.toLowerCase();
+  const fail = (message: string): never => {
+    throw new LineProblem(message);
+  };
+  const keys = (names: string[], usage: string): KeyRef[] => {
+    if (names.length === 0) fail(`${op} needs a key, like ${usage}`);
+    return names.map((name) => {
+      const id = resolveKey(p, name);
+      if (!id) fail(`unknown key "${name}" (keys: ${keyRanges(p)}; aliases: ${aliasSummary(p)})`);
+      return { id: id as string, name };
+    });
+  };
+  switch (op) {
+    case "press":
+    case "release":
+      return { line, op, keys: keys(args, `${op} ok`) };
+    case "tap": {
+      let holdMs = TAP_HOLD_MS;
+      let names = args;
+      const h = args.findIndex((a) => a.toLowerCase() === "hold");
+      if (h >= 0) {
+        const ms = parseDuration(args[h + 1]);
+        if (ms === undefined || h + 2 !== args.length) fail("tap ... hold needs one duration at the end, like tap ok hold 500 or hold 2s");
+        holdMs = ms as number;
+        names = args.slice(0, h);
+      }
+      return { line, op, keys: keys(names, "tap red green ok"), holdMs };
+    }
+    case "wait": {
+      const ms = parseDuration(args[0]);
+      if (ms === undefined || args.length !== 1) fail("wait needs a duration like 200 or 1.5s");
+      return { line, op, ms: ms as number };
+    }
+    case "power": {
+      const action = args[0]?.toLowerCase();
+      if (args.length !== 1 || (action !== "on" && action !== "off" && action !== "cycle")) fail("power needs on, off or cycle");
+      return { line, op, action: action as "on" | "off" | "cycle" };
+    }
+    case "battery": {
+      const volts = Number(args[0]);
+      const usb = args[1]?.toLowerCase() === "usb";
+      if (args.length < 1 || args.length > 2 || !/^\d+(\.\d+)?$/.test(args[0]) || !(volts <= 10) || (args.length === 2 && !usb))
+        fail("battery needs a voltage like 3.7, and optionally usb (battery 4.1 usb)");
+      return { line, op, volts, usb };
+    }
+    case "show":
+      if (args.length) fail("show takes nothing after it");
+      return { line, op };
+    case "expect":
+      return { line, op, ...parseExpect(p, args, fail) };
+    default:
+      return fail(`unknown command "${word}" (commands: ${COMMANDS.join(", ")})`);
+  }
+}
+
+function parseExpect(
+  p: Profile,
+  args: string[],
+  fail: (m: string) => never,
+): { segment: SegmentName; start: number; colours: string[][]; where: string } {
+  const usage = "expect needs a place and colours, like expect board row 1 red green blue yellow, or expect pad[35] green";
+  if (args.length === 0) fail(usage);
+  const m = /^([a-z]+)(?:\[(\d+)\])?$/i.exec(args[0]);
+  if (!m) fail(usage);
+  const segName = m![1].toLowerCase();
+  const seg = p.leds.segments.find((s) => s.name === segName);
+  if (!seg) fail(`unknown segment "${m![1]}" (segments of ${p.id}: ${p.leds.segments.map((s) => s.name).join(", ")})`);
+  const s = seg!;
+  let start = 0;
+  let room = s.count;
+  let rest = args.slice(1);
+  let where: string = s.name;
+  if (m![2] !== undefined) {
+    start = Number(m![2]);
+    if (start >= s.count) fail(`${s.name}[${start}] is past the end: the ${s.name} segment has ${s.count} pixels (0..${s.count - 1})`);
+    room = s.count - start;
+    where = `${s.name}[${start}]`;
+  } else if (rest[0]?.toLowerCase() === "row") {
+    if (!s.rows || !s.cols) fail(`the ${s.name} segment has no rows; use ${s.name}[INDEX]`);
+    const n = Number(rest[1]);
+    if (!/^\d+$/.test(rest[1] ?? "") || n < 1 || n > s.rows!) fail(`row needs a number from 1 to ${s.rows} (the ${s.name} segment's rows)`);
+    start = (n - 1) * s.cols!;
+    room = s.cols!;
+    where = `${s.name} row ${n}`;
+    rest = rest.slice(2);
+  }
+  if (rest.length === 0) fail(`expect ${where} needs colours (${colourWords()})`);
+  if (rest.length > room) fail(`${rest.length} colours do not fit ${where}: it has ${room} pixels from there`);
+  const colours = rest.map((word) =>
+    word.split("/").map((alt) => {
+      const c = alt.toLowerCase();
+      const name = COLOUR_ALIASES[c] ?? (COLOUR_NAMES.includes(c) ? c : undefined);
+      if (!name) fail(`unknown colour "${alt}" (${colourWords()})`);
+      return name as string;
+    }),
+  );
+  return { segment: s.name, start, colours, where };
+}
+
+function colourWords(): string {
+  return `colours: ${COLOUR_NAMES.join(", ")}, black (= violet), * for any, a/b for either`;
+}
+
+/**
+ * Runs commands on a board, in order. `show` calls onShow (the command line prints the board); a
+ * failed `expect` throws an ExpectFailure and nothing after it runs.
+ */
+export function runCommands(board: VirtualBoard, commands: Command[], onShow?: (cmd: Command) => void): void {
+  for (const cmd of commands) runCommand(board, cmd, onShow);
+}
+
+export function runCommand(board: VirtualBoard, cmd: Command, onShow?: (cmd: Command) => void): void {
+  switch (cmd.op) {
+    case "press":
+      for (const k of cmd.keys) board.press(k.id);
+      break;
+    case "release":
+      for (const k of cmd.keys) board.release(k.id);
+      break;
+    case "tap":
+      for (const k of cmd.keys) board.tap(k.id, cmd.holdMs, TAP_GAP_MS);
+      break;
+    case "wait":
+      board.advance(cmd.ms);
+      break;
+    case "power":
+      if (cmd.action === "on") board.powerOn();
+      else if (cmd.action === "off") board.powerOff();
+      else board.powerCycle();
+      break;
+    case "battery":
+      board.setBattery(cmd.volts, cmd.usb);
+      break;
+    case "show":
+      onShow?.(cmd);
+      break;
+    case "expect": {
+      const seen = board.colours(cmd.segment).slice(cmd.start, cmd.start + cmd.colours.length);
+      const bad = cmd.colours.map((alts, i) => !alts.includes("*") && !alts.includes(seen[i])).map((b, i) => (b ? i : -1));
+      const wrong = bad.filter((i) => i >= 0);
+      if (wrong.length) {
+        const expected = cmd.colours.map((alts) => alts.join("/"));
+        const at = wrong.map((i) => `${cmd.segment}[${cmd.start + i}] is ${seen[i]}, not ${expected[i]}`).join("; ");
+        throw new ExpectFailure(
+          cmd.line,
+          expected,
+          seen,
+          `line ${cmd.line}: expected ${cmd.where} to be ${expected.join(" ")}, saw ${seen.join(" ")} (${at}; at ${(board.now / 1000).toFixed(3)} s)`,
+        );
+      }
+      break;
+    }
+  }
+}
+
+/** A command as script text (the page logs what it sends in this form). */
+export function formatCommand(cmd: Command): string {
+  switch (cmd.op) {
+    case "press":
+    case "release":
+      return `${cmd.op} ${cmd.keys.map((k) => k.name).join(" ")}`;
+    case "tap":
+      return `tap ${cmd.keys.map((k) => k.name).join(" ")}${cmd.holdMs !== TAP_HOLD_MS ? ` hold ${cmd.holdMs}` : ""}`;
+    case "wait":
+      return `wait ${cmd.ms}`;
+    case "power":
+      return `power ${cmd.action}`;
+    case "battery":
+      return `battery ${cmd.volts}${cmd.usb ? " usb" : ""}`;
+    case "show":
+      return "show";
+    case "expect":
+      return `expect ${cmd.where} ${cmd.colours.map((a) => a.join("/")).join(" ")}`;
+  }
+}
+
+/** How long a script's board runs after power-on before the first command (the boot and first frame). */
+export const SCRIPT_BOOT_MS = 200;
+
+/** A board as scripts start with it: flashed, powered on, booted (SCRIPT_BOOT_MS of virtual time). */
+export function bootBoard(opts: BoardOptions = {}): VirtualBoard {
+  const board = new VirtualBoard(opts);
+  board.powerOn();
+  board.advance(SCRIPT_BOOT_MS);
+  return board;
+}

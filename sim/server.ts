@@ -1,0 +1,336 @@
+/**
+ * The simulator's web server: runs the virtual board in step with real time and serves the page
+ * (sim/page/) that draws it. The page holds no state: it renders what this server sends and sends
+ * back the same commands scripts use (sim/script.ts).
+ *
+ *   GET  /                  the page (sim/page/index.html, app.js, style.css)
+ *   GET  /api/layout        the unit's geometry (sim/geometry.ts), keyboard shortcuts, key aliases
+ *   GET  /api/state         the board now: every LED (palette name, duty RGB, screen RGB), power,
+ *                           battery, tone, keys held, firmware errors, console, view switches
+ *   GET  /api/events        server-sent events: "state" (as /api/state) on every change, "tone"
+ *                           ({at, freq} in virtual ms) on every change of the buzzer
+ *   POST /api/command       script lines (text/plain), e.g. "press p11" or "power cycle"; answers
+ *                           {ok, now, ran, shown} (shown: the text picture of each `show`) or {ok: false, error}
+ *   POST /api/view          {"shield": true|false, "labels": true|false, "muted": true|false}
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { VirtualBoard } from "./board.ts";
+import { unitGeometry, type UnitGeometry } from "./geometry.ts";
+import { keyAliases, keyboardShortcuts } from "./keys.ts";
+import { ExpectFailure, parseScript, runCommands, ScriptError, formatCommand } from "./script.ts";
+import { formatBoard } from "./text.ts";
+import { COLOUR_INITIALS, INITIALS_LEGEND, screenViews, type ScreenPixel } from "./view.ts";
+
+export const PAGE_DIR = fileURLToPath(new URL("./page/", import.meta.url));
+export const DEFAULT_PORT = 8080;
+/** How often the board is advanced to catch up with real time. */
+export const TICK_MS = 10;
+/** The most virtual time one tick may run (after the process was suspended, time does not race to catch up). */
+const MAX_STEP_MS = 250;
+
+export interface SimulatorOptions {
+  /** Profile name or path (default r1-pico); must match the bundle. */
+  profile?: string;
+  /** The bundle's code (default: dist/firmware.js). */
+  firmware?: string;
+  /** Port to listen on (default 8080; 0 for any free port). */
+  port?: number;
+  /** When the port is taken, listen on a free one instead of failing (default true). */
+  fallbackPort?: boolean;
+  host?: string;
+  storageFile?: string;
+  bounceMs?: number;
+  seed?: number;
+  /** Advance the board with real time (default true). Off, time moves only by commands (wait, tap). */
+  realtime?: boolean;
+  /** Power the board on at start (default true). */
+  powerOn?: boolean;
+}
+
+/** The page's switches; kept here so that the page itself holds no state. */
+export interface ViewSwitches {
+  /** The codemaker's shield is open: the secret and the codemaker pad show. */
+  shield: boolean;
+  /** Colour initials on the pegs. */
+  labels: boolean;
+  /** The buzzer is not played. */
+  muted: boolean;
+}
+
+export interface SimState {
+  now: number;
+  on: boolean;
+  ledsPowered: boolean;
+  running: boolean;
+  battery: { volts: number; usb: boolean; level: number | null };
+  tone: { freq: number } | null;
+  segments: Record<string, ScreenPixel[]>;
+  pressed: string[];
+  errors: string[];
+  console: string[];
+  view: ViewSwitches;
+}
+
+export interface SimLayout {
+  geometry: UnitGeometry;
+  shortcuts: ReturnType<typeof keyboardShortcuts>;
+  aliases: ReturnType<typeof keyAliases>;
+  battery: { emptyV: number; lowV: number; fullV: number } | null;
+  initials: Record<string, string>;
+  initialsLegend: string;
+}
+
+export interface Simulator {
+  url: string;
+  port: number;
+  /** The port asked for, when it was taken and another one is used. */
+  portTaken?: number;
+  board: VirtualBoard;
+  /** Runs script lines on the board now (the page's commands); returns what `show` printed; throws a ScriptError or ExpectFailure. */
+  command(text: string): string[];
+  /** Starts or stops virtual time following real time. */
+  setRunning(on: boolean): void;
+  readonly running: boolean;
+  view: ViewSwitches;
+  state(): SimState;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+};
+
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
+  const board = new VirtualBoard({
+    profile: opts.profile,
+    firmware: opts.firmware,
+    storageFile: opts.storageFile,
+    bounceMs: opts.bounceMs,
+    seed: opts.seed,
+  });
+  const profile = board.profile;
+  const layout: SimLayout = {
+    geometry: unitGeometry(profile),
+    shortcuts: keyboardShortcuts(profile),
+    aliases: keyAliases(profile),
+    battery: profile.battery ? { emptyV: profile.battery.emptyV, lowV: profile.battery.lowV, fullV: profile.battery.fullV } : null,
+    initials: COLOUR_INITIALS,
+    initialsLegend: INITIALS_LEGEND,
+  };
+  const view: ViewSwitches = { shield: false, labels: false, muted: false };
+  let running = opts.realtime ?? true;
+  const clients = new Set<ServerResponse>();
+  let dirty = true;
+  let toneSent = board.tones.length;
+  let lastReal = performance.now();
+  let target = board.now;
+
+  const state = (): SimState => {
+    const bat = board.battery;
+    const b = profile.battery;
+    return {
+      now: board.now,
+      on: board.isOn,
+      ledsPowered: board.ledsPowered,
+      running,
+      battery: { ...bat, level: b ? Math.max(0, Math.min(1, (bat.volts - b.emptyV) / (b.fullV - b.emptyV))) : null },
+      tone: board.tone,
+      segments: screenViews(board),
+      pressed: board.keys.filter((k) => board.isPressed(k.id)).map((k) => k.id),
+      errors: board.errors.slice(-20),
+      console: board.consoleLog.slice(-40),
+      view: { ...view },
+    };
+  };
+  const send = (res: ServerResponse, event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const flush = () => {
+    if (board.tones.length > toneSent) {
+      const fresh = board.tones.slice(toneSent);
+      toneSent = board.tones.length;
+      for (const c of clients) send(c, "tone", { now: board.now, tones: fresh });
+    }
+    if (dirty && clients.size) {
+      dirty = false;
+      const s = state();
+      for (const c of clients) send(c, "state", s);
+    }
+  };
+  const markDirty = () => {
+    dirty = true;
+  };
+  for (const ev of ["leds", "power", "reset", "console"] as const) board.on(ev, markDirty);
+
+  if (opts.powerOn ?? true) board.powerOn();
+
+  const tick = () => {
+    const t = performance.now();
+    const dt = Math.min(t - lastReal, MAX_STEP_MS);
+    lastReal = t;
+    if (running) {
+      target += dt;
+      if (target > board.now) board.advance(target - board.now);
+    }
+    flush();
+  };
+  const timer = setInterval(tick, TICK_MS);
+
+  /** Runs script lines; returns the text picture of every `show` (the secret only while the shield is open). */
+  const command = (text: string): string[] => {
+    const cmds = parseScript(text, profile);
+    const shown: string[] = [];
+    try {
+      runCommands(board, cmds, (cmd) => shown.push(formatBoard(board, { showSecret: view.shield, title: `show (line ${cmd.line})` })));
+      return shown;
+    } finally {
+      // Time a command ran (a tap's hold, a wait) is not run again by the real-time clock.
+      if (board.now > target) target = board.now;
+      dirty = true;
+      flush();
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(String((e as Error)?.stack ?? e));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname;
+    const json = (status: number, data: unknown) => {
+      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(JSON.stringify(data));
+    };
+    if (req.method === "GET" && path === "/api/layout") return json(200, layout);
+    if (req.method === "GET" && path === "/api/state") return json(200, state());
+    if (req.method === "GET" && path === "/api/events") {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
+      res.write("retry: 1000\n\n");
+      clients.add(res);
+      send(res, "state", state());
+      req.on("close", () => clients.delete(res));
+      return;
+    }
+    if (req.method === "POST" && path === "/api/command") {
+      const text = await body(req);
+      try {
+        const shown = command(text);
+        return json(200, { ok: true, now: board.now, ran: parseScript(text, profile).map(formatCommand), shown });
+      } catch (e) {
+        if (e instanceof ScriptError || e instanceof ExpectFailure) return json(400, { ok: false, error: e.message });
+        throw e;
+      }
+    }
+    if (req.method === "POST" && path === "/api/view") {
+      let data: Partial<ViewSwitches>;
+      try {
+        data = JSON.parse(await body(req)) as Partial<ViewSwitches>;
+      } catch {
+        return json(400, { ok: false, error: 'the body must be JSON like {"shield": true}' });
+      }
+      for (const k of ["shield", "labels", "muted"] as const) if (typeof data[k] === "boolean") view[k] = data[k];
+      dirty = true;
+      flush();
+      return json(200, { ok: true, view });
+    }
+    if (req.method === "GET" || req.method === "HEAD") return serveStatic(path, res);
+    json(405, { ok: false, error: `${req.method} ${path} is not served` });
+  }
+
+  const requested = opts.port ?? DEFAULT_PORT;
+  let portTaken: number | undefined;
+  try {
+    await listen(server, requested, opts.host ?? "127.0.0.1");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE" || opts.fallbackPort === false) {
+      clearInterval(timer);
+      throw e;
+    }
+    portTaken = requested;
+    await listen(server, 0, opts.host ?? "127.0.0.1");
+  }
+  const port = (server.address() as AddressInfo).port;
+  const host = opts.host && opts.host !== "0.0.0.0" ? opts.host : "127.0.0.1";
+
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/`,
+    port,
+    portTaken,
+    board,
+    command,
+    setRunning(on: boolean) {
+      running = on;
+      lastReal = performance.now();
+      target = board.now;
+      dirty = true;
+    },
+    get running() {
+      return running;
+    },
+    view,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(timer);
+        for (const c of clients) c.end();
+        clients.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error) => {
+      server.off("listening", onListening);
+      reject(e);
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      resolve();
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, host);
+  });
+}
+
+function body(req: IncomingMessage, limit = 64 * 1024): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(new Error("request body too large"));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function serveStatic(path: string, res: ServerResponse): void {
+  const rel = normalize(decodeURIComponent(path === "/" ? "/index.html" : path)).replace(/^([/\\])+/, "");
+  const file = join(PAGE_DIR, rel);
+  if (!file.startsWith(PAGE_DIR.endsWith(sep) ? PAGE_DIR : PAGE_DIR + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    res.writeHead(404, { "content-type": "text/plain" });
+    res.end(`not found: ${path}`);
+    return;
+  }
+  res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
+  res.end(readFileSync(file));
+}

@@ -1,0 +1,106 @@
+/**
+ * The simulator page in a real browser: Debian's Chromium, headless, driven by Playwright
+ * (playwright-core). Skipped, saying why, where no Chromium is installed.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
+import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/browser.ts";
+import { startSimulator, type Simulator } from "../../sim/server.ts";
+
+const chromium = findChromium();
+const executable = "path" in chromium ? chromium.path : undefined;
+if (!executable)
+  console.warn(`test/browser: skipping the page test: ${chromium && "missing" in chromium ? chromium.missing : ""}; ${CHROMIUM_HELP}`);
+
+const RESULTS = fileURLToPath(new URL("../../test-results/browser/", import.meta.url));
+const SEGMENTS = ["board", "keys", "secret", "pad", "track", "status"] as const;
+
+/** Clicks a key of the unit like a player: mouse down, hold, mouse up, then lets the firmware react. */
+async function click(page: Page, id: string): Promise<void> {
+  await page.click(`.key[data-key="${id}"]`, { delay: 90 });
+  await page.waitForTimeout(120);
+}
+
+/** Types a keyboard shortcut, held long enough for the unit's debounce. */
+async function type(page: Page, key: string): Promise<void> {
+  await page.keyboard.down(key);
+  await page.waitForTimeout(90);
+  await page.keyboard.up(key);
+  await page.waitForTimeout(120);
+}
+
+/** Stops the board's clock and waits until the page has drawn the board as it now is. */
+async function freeze(page: Page, sim: Simulator): Promise<void> {
+  sim.setRunning(false);
+  await page.waitForFunction((now) => document.getElementById("unit")?.dataset.now === String(now), sim.board.now);
+}
+
+/** The palette name the page shows on every LED of a segment. */
+function drawn(page: Page, segment: string): Promise<string[]> {
+  return page.$$eval(`#unit [data-segment="${segment}"]`, (els) =>
+    els
+      .sort((a, b) => Number(a.getAttribute("data-index")) - Number(b.getAttribute("data-index")))
+      .map((e) => e.getAttribute("data-colour") ?? ""),
+  );
+}
+
+describe("the simulator page in Chromium", () => {
+  it.skipIf(!executable)("plays a short game by clicking keys, and draws every LED in the colour the board shows", async () => {
+    const sim = await startSimulator({ firmware: readFileSync(DEFAULT_OUT, "utf8"), port: 0, seed: 3 });
+    const browser = await launchChromium(executable!, { width: 1440, height: 900 });
+    try {
+      const page = await browser.context.newPage();
+      const pageErrors: string[] = [];
+      page.on("pageerror", (e) => pageErrors.push(e.message));
+      await page.goto(sim.url);
+      await page.waitForSelector('.key[data-key="p66"]');
+      await page.waitForFunction(() => Number(document.getElementById("unit")?.dataset.now) > 200);
+
+      // Start a match from the menu (OK), open the shield, key the secret on the codemaker pad, close it.
+      await click(page, "p66");
+      expect(await page.locator('#unit [data-segment="secret"]').first().isVisible()).toBe(false);
+      await page.click("#shield");
+      await page.waitForFunction(() => document.getElementById("unit")?.classList.contains("shield-open"));
+      expect(await page.locator('.key[data-key="m11"]').isVisible()).toBe(true);
+      for (const id of ["m11", "m12", "m13", "m14", "m34"]) await click(page, id);
+      await page.click("#shield");
+      await page.waitForFunction(() => !document.getElementById("unit")?.classList.contains("shield-open"));
+      expect(await page.locator('.key[data-key="m11"]').isVisible()).toBe(false);
+
+      // The codebreaker's first guess on the main pad, with the mouse: red red green green, OK.
+      for (const id of ["p11", "p11", "p12", "p12", "p66"]) await click(page, id);
+      // The second with the keyboard: blue (3) yellow (4) white (5) orange (6), Enter.
+      for (const key of ["3", "4", "5", "6", "Enter"]) await type(page, key);
+      await page.click("#labels");
+      await page.waitForTimeout(200);
+
+      await freeze(page, sim);
+      expect(sim.board.colours("board").slice(0, 8)).toEqual(["red", "red", "green", "green", "off", "blue", "yellow", "white"]);
+      expect(sim.board.colours("keys").slice(0, 5)).toEqual(["violet", "white", "off", "off", "off"]);
+      for (const seg of SEGMENTS) expect(await drawn(page, seg), seg).toEqual(sim.board.colours(seg));
+
+      // The painted colour is the screen RGB the server sent, and the labels print the initials.
+      const state = sim.state();
+      const first = page.locator('#unit [data-segment="board"][data-index="0"]');
+      expect(await first.evaluate((e) => getComputedStyle(e).getPropertyValue("--c").trim())).toBe(
+        state.segments.board[0].screen.join(","),
+      );
+      expect(await first.evaluate((e) => getComputedStyle(e.querySelector(".light")!).backgroundImage)).toContain("rgb(255, 0, 0)");
+      expect(await first.locator(".initial").innerText()).toBe("r");
+      expect(await page.locator('#unit [data-segment="keys"][data-index="0"] .initial').innerText()).toBe("k");
+
+      mkdirSync(RESULTS, { recursive: true });
+      const shot = RESULTS + "page.png";
+      await page.screenshot({ path: shot });
+      console.log(`test/browser: screenshot of the page at ${shot}`);
+      expect(pageErrors).toEqual([]);
+      expect(sim.board.errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await sim.close();
+    }
+  });
+});
