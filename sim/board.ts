@@ -346,6 +346,11 @@ export class VirtualBoard {
     return this.runtime?.watchdogEnabled ?? false;
   }
 
+  /** Is the USB console locked? (E.lockConsole() with a password set; E.setPassword() with no argument lifts it.) */
+  get consoleLocked(): boolean {
+    return !!this.runtime && this.runtime.consoleLocked && this.runtime.passwordSet;
+  }
+
   /** A pin's mode, output latch and level. */
   pinState(pin: string): PinReport {
     return { ...this.circuit.pinState(pin), level: this.circuit.level(pin) };
