@@ -12,6 +12,11 @@ export default tseslint.config(
     },
   },
   {
+    // The bundle mangles property names (firmware/tools/mangle.ts): obj["name"] would not follow.
+    files: ["firmware/**/*.ts"],
+    rules: { "dot-notation": "error" },
+  },
+  {
     // core is pure rules: it imports nothing but itself.
     files: ["firmware/core/**/*.ts"],
     rules: {

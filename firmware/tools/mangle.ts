@@ -4,7 +4,9 @@
  * (interface members, class members, object-literal keys in firmware/core, ui, device, main.ts)
  * and never:
  *  - a name declared by Espruino's built-ins or API (firmware/types), which the device looks up by name;
- *  - a name that also appears as a string literal in the firmware (it may be used as a dynamic key).
+ *  - a member of an interface the firmware indexes with computed keys (DYNAMIC_KEY_INTERFACES, e.g.
+ *    the segment tables read as L.seg[name]). ESLint's dot-notation rule forbids obj["literal"] in
+ *    firmware, so a computed key is always a variable, and these interfaces are the only ones.
  * The mapping is kept in mangle-cache.json, which builds only extend: a name keeps its short form
  * from one firmware version to the next, so state saved by one version is read by the next.
  */
@@ -15,6 +17,8 @@ import { join } from "node:path";
 const SOURCE_DIRS = ["firmware/core", "firmware/ui", "firmware/device"];
 const RESERVED_DECLS = ["firmware/types/lib.espruino.d.ts", "firmware/types/espruino.d.ts"];
 export const MANGLE_CACHE = "firmware/tools/mangle-cache.json";
+/** Interfaces whose members are read with computed keys (their names are data, not just code). */
+const DYNAMIC_KEY_INTERFACES = ["Segments", "SegmentTable"];
 
 function tsFiles(root: string, dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((f) => {
@@ -35,7 +39,7 @@ function walk(file: string, visit: (n: ts.Node) => void): void {
 /** The property names to mangle, as an anchored regular expression for esbuild's mangleProps. */
 export function manglePattern(root: string): RegExp {
   const declared = new Set<string>();
-  const strings = new Set<string>();
+  const dynamic = new Set<string>();
   const files = SOURCE_DIRS.flatMap((d) => tsFiles(root, d)).concat([join(root, "firmware/main.ts")]);
   for (const f of files)
     walk(f, (n) => {
@@ -50,16 +54,24 @@ export function manglePattern(root: string): RegExp {
         ts.isIdentifier(n.name)
       )
         declared.add(n.name.text);
-      if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) strings.add(n.text);
+      if (ts.isInterfaceDeclaration(n) && DYNAMIC_KEY_INTERFACES.includes(n.name.text))
+        for (const m of n.members) if (m.name && ts.isIdentifier(m.name)) dynamic.add(m.name.text);
     });
   const reserved = new Set<string>();
+  for (const f of RESERVED_DECLS.concat(["firmware/types/profile.d.ts"]))
+    walk(join(root, f), (n) => {
+      if (ts.isInterfaceDeclaration(n) && DYNAMIC_KEY_INTERFACES.includes(n.name.text))
+        for (const m of n.members) if (m.name && ts.isIdentifier(m.name)) dynamic.add(m.name.text);
+    });
+  // Members and globals only: a parameter's name in a declaration is not a property anyone reads.
   for (const f of RESERVED_DECLS)
     walk(join(root, f), (n) => {
+      if (ts.isParameter(n) || ts.isTypeParameterDeclaration(n)) return;
       const name = (n as { name?: ts.Node }).name;
       if (name && ts.isIdentifier(name)) reserved.add(name.text);
     });
   // Two-letter names gain little; keeping them also keeps the profile's short keys readable.
-  const names = [...declared].filter((n) => n.length > 2 && !reserved.has(n) && !strings.has(n)).sort();
+  const names = [...declared].filter((n) => n.length > 2 && !reserved.has(n) && !dynamic.has(n)).sort();
   return new RegExp(`^(${names.join("|")})$`);
 }
 
