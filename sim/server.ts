@@ -12,15 +12,24 @@
  *   POST /api/command       script lines (text/plain), e.g. "press p11" or "power cycle"; answers
  *                           {ok, now, ran, shown} (shown: the text picture of each `show`) or {ok: false, error}
  *   POST /api/view          {"shield": true|false, "labels": true|false, "muted": true|false}
+ *   GET  /api/pictures      Brain Flip's 100 pictures ({id, name, svg}, sim/pictures.ts); the state's
+ *                           `flip` says which lie on the pad's cards while the Brain Flip screen shows
+ *
+ * Brain Flip's pictures: the server deals grid x grid of the 100 pictures at random for every Brain
+ * Flip game the firmware starts, seen in the firmware's saves (PictureDeal in sim/pictures.ts), and
+ * keeps them for the whole game, also across power cycles and (with a storage file) restarts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { G_OK } from "../firmware/ui/layout.ts";
 import { VirtualBoard } from "./board.ts";
 import { unitGeometry, type UnitGeometry } from "./geometry.ts";
 import { keyAliases, keyboardShortcuts } from "./keys.ts";
+import { padShowsCards, PictureDeal, pictureList, PICTURES, readSaved, type Deal } from "./pictures.ts";
+import { Prng } from "./random.ts";
 import { ExpectFailure, parseScript, runCommands, ScriptError, formatCommand } from "./script.ts";
 import { formatBoard } from "./text.ts";
 import { COLOUR_INITIALS, INITIALS_LEGEND, screenViews, type ScreenPixel } from "./view.ts";
@@ -31,6 +40,8 @@ export const DEFAULT_PORT = 8080;
 export const TICK_MS = 10;
 /** The most virtual time one tick may run (after the process was suspended, time does not race to catch up). */
 const MAX_STEP_MS = 250;
+/** Longer than the dark part of a blink (the firmware's blinks are 400 ms on, 200 ms off). */
+const BLINK_GAP_MS = 700;
 
 export interface SimulatorOptions {
   /** Profile name or path (default r1-pico); must match the bundle. */
@@ -73,6 +84,14 @@ export interface SimState {
   errors: string[];
   console: string[];
   view: ViewSwitches;
+  /** Brain Flip's cards while its screen shows (the unit on, its pad lighting the cards); else null. */
+  flip: FlipCards | null;
+}
+
+/** Brain Flip's cards on the pad: picture ids in card order (card = row * grid + column). */
+export interface FlipCards extends Deal {
+  /** The card blinking green (the Master's card, shown at the end of a round), also between its blinks; -1 when none. */
+  picked: number;
 }
 
 export interface SimLayout {
@@ -96,6 +115,8 @@ export interface Simulator {
   setRunning(on: boolean): void;
   readonly running: boolean;
   view: ViewSwitches;
+  /** Brain Flip's cards: the pictures dealt for the current (or latest) game, null before the first. */
+  readonly deal: Deal | null;
   state(): SimState;
   close(): Promise<void>;
 }
@@ -127,12 +148,59 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     initialsLegend: INITIALS_LEGEND,
   };
   const view: ViewSwitches = { shield: false, labels: false, muted: false };
+
   let running = opts.realtime ?? true;
   const clients = new Set<ServerResponse>();
   let dirty = true;
   let toneSent = board.tones.length;
   let lastReal = performance.now();
   let target = board.now;
+
+  // Brain Flip's cards: a new deal for every game the firmware starts (seen in its saves), kept in a
+  // file beside the unit's Storage so that a game's cards survive restarting the simulator too.
+  const dealFile = opts.storageFile ? opts.storageFile.replace(/\.json$/i, "") + ".pictures.json" : undefined;
+  const deal = new PictureDeal((game) => {
+    if (opts.seed === undefined) return Math.random;
+    const prng = new Prng((Math.imul(opts.seed + 1, 0x9e3779b1) + game * 0x85ebca6b) >>> 0);
+    return () => prng.next();
+  });
+  const atStart = readSaved(board.storage);
+  deal.start(atStart?.saved ?? null, dealFile ? readDeal(dealFile) : null);
+  let savedText = atStart?.text;
+  const okKey = profile.keymap.grid[G_OK];
+  const stopWatchingSaves = board.storage.onChange(() => {
+    const latest = readSaved(board.storage);
+    if (!latest || latest.text === savedText) return;
+    savedText = latest.text;
+    if (deal.saw(latest.saved, board.isPressed(okKey)) && dealFile) {
+      try {
+        writeFileSync(dealFile, JSON.stringify(deal.deal) + "\n");
+      } catch {
+        // not writable: the cards then last as long as this simulator runs
+      }
+    }
+    dirty = true;
+  });
+  // When each pad LED last showed green: the Master's card blinks green, and between blinks it is not out.
+  const greenAt = new Map<number, number>();
+  board.on("leds", () => {
+    board.colours("pad").forEach((c, i) => {
+      if (c === "green") greenAt.set(i, board.now);
+      else if (c !== "off") greenAt.delete(i);
+    });
+  });
+  /** The cards, while the Brain Flip screen shows on the unit. */
+  const flipCards = (): FlipCards | null => {
+    const d = deal.deal;
+    const pad = board.colours("pad");
+    if (!d || deal.screen !== "flip" || !board.isOn || !padShowsCards(pad, d.grid)) return null;
+    let picked = -1;
+    for (let c = 0; c < d.grid * d.grid; c++) {
+      const at = greenAt.get(Math.floor(c / d.grid) * 6 + (c % d.grid));
+      if (at !== undefined && at >= board.now - BLINK_GAP_MS) picked = c;
+    }
+    return { game: d.game, grid: d.grid, pictures: d.pictures.slice(), picked };
+  };
 
   const state = (): SimState => {
     const bat = board.battery;
@@ -149,6 +217,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       errors: board.errors.slice(-20),
       console: board.consoleLog.slice(-40),
       view: { ...view },
+      flip: flipCards(),
     };
   };
   const send = (res: ServerResponse, event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -214,6 +283,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     };
     if (req.method === "GET" && path === "/api/layout") return json(200, layout);
     if (req.method === "GET" && path === "/api/state") return json(200, state());
+    if (req.method === "GET" && path === "/api/pictures") return json(200, pictureList());
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
       res.write("retry: 1000\n\n");
@@ -279,10 +349,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return running;
     },
     view,
+    get deal() {
+      return deal.deal;
+    },
     state,
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(timer);
+        stopWatchingSaves();
         for (const c of clients) c.end();
         clients.clear();
         server.close(() => resolve());
@@ -305,6 +379,24 @@ function listen(server: Server, port: number, host: string): Promise<void> {
     server.once("listening", onListening);
     server.listen(port, host);
   });
+}
+
+/** The cards kept by an earlier run (see dealFile), or null when there are none or they are not valid. */
+function readDeal(file: string): Deal | null {
+  try {
+    const d = JSON.parse(readFileSync(file, "utf8")) as Deal;
+    const ids = d.pictures;
+    const valid =
+      Number.isInteger(d.game) &&
+      Number.isInteger(d.grid) &&
+      Array.isArray(ids) &&
+      ids.length === d.grid * d.grid &&
+      new Set(ids).size === ids.length &&
+      ids.every((id) => Number.isInteger(id) && id >= 0 && id < PICTURES.length);
+    return valid ? { game: d.game, grid: d.grid, pictures: ids } : null;
+  } catch {
+    return null;
+  }
 }
 
 function body(req: IncomingMessage, limit = 64 * 1024): Promise<string> {

@@ -9,6 +9,8 @@ let layout = null;
 const ledEls = {};
 const keyEls = new Map();
 let lastState = null;
+/** Brain Flip's 100 pictures by id ({name, url}), from /api/pictures. */
+let pictures = null;
 
 // ---------------------------------------------------------------- commands
 
@@ -68,6 +70,7 @@ function build() {
   unitEl.innerHTML = "";
   for (const seg of Object.keys(ledEls)) delete ledEls[seg];
   keyEls.clear();
+  cardsShown = "";
   unitEl.style.width = mm(g.width);
   unitEl.style.height = mm(g.height);
   $("model").textContent = `${g.name} · ${g.pegs} pegs × ${g.rows} rows`;
@@ -112,6 +115,7 @@ function build() {
     el.title = `${k.title}${k.aliases.length ? ` (${k.aliases.join(", ")})` : ""}${k.shortcuts.length ? ` — keyboard: ${k.shortcuts.map(comboLabel).join(", ")}` : ""}`;
     place(el, k.x, k.y, k.size, k.size);
     el.innerHTML = `<span class="cap"></span><span class="legend"></span><span class="sub"></span><span class="kbd"></span><span class="initial"></span>`;
+    el.dataset.title = el.title;
     el.querySelector(".legend").textContent = k.legend;
     el.querySelector(".sub").textContent = k.sublegend;
     const shortcut = k.shortcuts.find((s) => s !== k.legend);
@@ -123,6 +127,11 @@ function build() {
       el.append(dot);
     }
     if (k.padLed !== undefined) {
+      // Brain Flip's picture card, shown on the key while the Brain Flip screen is on.
+      const face = document.createElement("span");
+      face.className = "card-face";
+      face.innerHTML = `<img alt="" draggable="false" /><span class="card-name"></span>`;
+      el.append(face);
       el.dataset.segment = "pad";
       el.dataset.index = String(k.padLed);
       (ledEls.pad ||= [])[k.padLed] = el;
@@ -162,12 +171,31 @@ function build() {
     help.append(row);
   }
   $("legend").textContent = layout.initialsLegend;
+  $("flip-answers").innerHTML = flipAnswersHelp();
   if (layout.battery) {
     const b = $("battery");
     b.min = String(Math.floor((layout.battery.emptyV - 0.3) * 10) / 10);
     b.max = String(Math.ceil((layout.battery.fullV + 0.1) * 10) / 10);
   }
   resize();
+}
+
+/** How the Master answers: the codemaker pad's keys and their keyboard shortcuts (Z yes, X no...). */
+function flipAnswersHelp() {
+  const idOf = (alias) => (layout.aliases.find((a) => a.alias === alias) || {}).id;
+  const combo = (alias) => {
+    const s = layout.shortcuts.find((x) => x.id === idOf(alias));
+    return s ? `<kbd>${comboLabel(s.combo)}</kbd>` : "";
+  };
+  if (!idOf("maker.yes"))
+    return "The Master's keys light beside the cards: green yes, red no, orange undo, violet a Master's mistake, white OK; blue is the menu.";
+  const what = [
+    ["maker.yes", "yes"],
+    ["maker.no", "no"],
+    ["maker.undo", "undo"],
+    ["maker.ok", "next round"],
+  ];
+  return `The Master answers on the codemaker pad, or: ${what.map(([a, w]) => `${combo(a)} ${w}`).join(" · ")}.`;
 }
 
 function resize() {
@@ -201,11 +229,16 @@ function bindKey(el, id) {
   el.addEventListener("pointerdown", (e) => {
     if (e.button !== 0) return;
     e.preventDefault();
+    // A Brain Flip card just pressed (the Master's pick, a guess) does not grow under the pointer.
+    el.classList.add("touched");
     down(`pointer:${e.pointerId}`, id);
   });
   const release = (e) => up(`pointer:${e.pointerId}`);
   el.addEventListener("pointerup", release);
-  el.addEventListener("pointerleave", release);
+  el.addEventListener("pointerleave", (e) => {
+    el.classList.remove("touched");
+    release(e);
+  });
   el.addEventListener("pointercancel", release);
   el.addEventListener("contextmenu", (e) => e.preventDefault());
 }
@@ -289,6 +322,7 @@ function paint(s) {
     });
   }
   for (const [id, el] of keyEls) el.classList.toggle("pressed", s.pressed.includes(id));
+  paintCards(s);
 
   $("power").textContent = s.on ? "Switch off" : "Switch on";
   $("led-power").classList.toggle("on", s.on);
@@ -323,6 +357,62 @@ function paint(s) {
   con.textContent = s.console.join("\n") || "(nothing printed)";
   con.scrollTop = con.scrollHeight;
   if (s.view.muted) audio.silence();
+}
+
+/** The Brain Flip game whose cards are on the pad ("game/grid"), or "" when none are. */
+let cardsShown = "";
+
+/**
+ * Brain Flip's cards: while its screen shows, the server names the picture on each card of the grid
+ * (s.flip). Each card's key keeps its LED: cyan around a card in play; a card whose LED is off
+ * (guessed wrong) is shown out; the picked card blinks green at the end of a round.
+ */
+function paintCards(s) {
+  const flip = s.flip && pictures ? s.flip : null;
+  unitEl.classList.toggle("flip", flip !== null);
+  const pad = ledEls.pad || [];
+  const shown = flip ? `${flip.game}/${flip.grid}` : "";
+  if (shown !== cardsShown) {
+    cardsShown = shown;
+    for (const el of pad) {
+      if (!el) continue;
+      el.classList.remove("card", "out", "picked");
+      delete el.dataset.card;
+      el.title = el.dataset.title;
+      el.removeAttribute("aria-label");
+      delete el.dataset.picture;
+    }
+    if (flip)
+      flip.pictures.forEach((id, c) => {
+        const el = pad[Math.floor(c / flip.grid) * 6 + (c % flip.grid)];
+        const pic = pictures[id];
+        if (!el || !pic) return;
+        el.classList.add("card");
+        el.dataset.picture = String(id);
+        el.dataset.card = String(c);
+        el.dataset.name = pic.name;
+        el.querySelector(".card-face img").src = pic.url;
+        el.querySelector(".card-name").textContent = pic.name;
+      });
+  }
+  $("flip-help").hidden = flip === null;
+  if (!flip) return;
+  $("flip-game").textContent =
+    `Game ${flip.game}: ${flip.grid * flip.grid} cards drawn at random from the ${Object.keys(pictures).length} pictures, fixed until the next game.`;
+  const dark = !s.on || !s.ledsPowered; // asleep: every LED is off, no card is out
+  for (const el of pad) {
+    if (!el || !el.classList.contains("card")) continue;
+    // The Master's card blinks green at the end of a round: between blinks it is not out.
+    const picked = Number(el.dataset.card) === flip.picked;
+    const out = !dark && !picked && !el.classList.contains("lit");
+    el.classList.toggle("out", out);
+    el.classList.toggle("picked", picked);
+    const label = `${el.dataset.name}${out ? " (out)" : picked ? " (the Master's card)" : ""}`;
+    if (el.getAttribute("aria-label") !== label) {
+      el.setAttribute("aria-label", label);
+      el.title = `${label} · ${el.dataset.key}`;
+    }
+  }
 }
 
 // ---------------------------------------------------------------- sound
@@ -377,8 +467,17 @@ async function loadLayout() {
   build();
 }
 
+/** Brain Flip's pictures, once: each SVG becomes an image URL for the cards. */
+async function loadPictures() {
+  const list = await (await fetch("api/pictures")).json();
+  pictures = {};
+  for (const p of list) pictures[p.id] = { name: p.name, url: URL.createObjectURL(new Blob([p.svg], { type: "image/svg+xml" })) };
+  if (lastState) paint(lastState);
+}
+
 async function start() {
   await loadLayout();
+  loadPictures().catch((e) => console.error(e));
   const events = new EventSource("api/events");
   events.addEventListener("open", () => loadLayout().catch(() => showOffline(true)));
   events.addEventListener("state", (e) => {

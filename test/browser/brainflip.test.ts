@@ -1,0 +1,117 @@
+/**
+ * Brain Flip on the simulator page in a real browser (Debian's Chromium, headless, driven by
+ * Playwright): the pictures lie on the pad's cards, and a card guessed wrong is shown out. Skipped,
+ * saying why, where no Chromium is installed.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
+import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/browser.ts";
+import { PICTURES } from "../../sim/pictures.ts";
+import { startSimulator, type Simulator } from "../../sim/server.ts";
+
+const chromium = findChromium();
+const executable = "path" in chromium ? chromium.path : undefined;
+if (!executable)
+  console.warn(
+    `test/browser: skipping the Brain Flip test: ${chromium && "missing" in chromium ? chromium.missing : ""}; ${CHROMIUM_HELP}`,
+  );
+
+const RESULTS = fileURLToPath(new URL("../../test-results/browser/", import.meta.url));
+
+/** Clicks a key of the unit like a player: mouse down, hold, mouse up, then lets the firmware react. */
+async function click(page: Page, id: string): Promise<void> {
+  await page.click(`.key[data-key="${id}"]`, { delay: 90 });
+  await page.waitForTimeout(120);
+}
+
+/** Stops the board's clock and waits until the page has drawn the board as it now is. */
+async function freeze(page: Page, sim: Simulator): Promise<void> {
+  sim.setRunning(false);
+  await page.waitForFunction((now) => document.getElementById("unit")?.dataset.now === String(now), sim.board.now);
+}
+
+/** The pad key of card `card` on a 6x6 grid. */
+const cardKey = (card: number) => `p${Math.floor(card / 6) + 1}${(card % 6) + 1}`;
+
+describe("Brain Flip on the simulator page in Chromium", () => {
+  it.skipIf(!executable)("lays 36 pictures on the pad's keys and shows a card guessed wrong as out", async () => {
+    const sim = await startSimulator({ firmware: readFileSync(DEFAULT_OUT, "utf8"), port: 0, seed: 5 });
+    const browser = await launchChromium(executable!, { width: 1440, height: 900 });
+    try {
+      const page = await browser.context.newPage();
+      const pageErrors: string[] = [];
+      page.on("pageerror", (e) => pageErrors.push(e.message));
+      await page.goto(sim.url);
+      await page.waitForSelector('.key[data-key="p66"]');
+      await page.waitForFunction(() => Number(document.getElementById("unit")?.dataset.now) > 200);
+      expect(await page.locator("#unit .key.card").count()).toBe(0);
+
+      // The menu: Brain Flip (row 1, column 4), then OK. Default settings: 3 players, 6x6 cards.
+      await click(page, "p14");
+      await click(page, "p66");
+      await page.waitForFunction(() => document.querySelectorAll("#unit .key.card").length === 36);
+      const deal = sim.deal!;
+      expect(deal.grid).toBe(6);
+      await page.waitForFunction(() =>
+        Array.from(document.querySelectorAll<HTMLImageElement>("#unit .key.card img")).every((img) => img.complete && img.naturalWidth > 0),
+      );
+      const cards = await page.$$eval("#unit .key.card", (els) =>
+        els.map((e) => ({
+          key: e.getAttribute("data-key"),
+          picture: Number(e.getAttribute("data-picture")),
+          label: e.getAttribute("aria-label"),
+        })),
+      );
+      expect(cards.map((c) => c.key)).toEqual([...Array(36).keys()].map(cardKey));
+      expect(cards.map((c) => c.picture)).toEqual(deal.pictures);
+      expect(cards.map((c) => c.label)).toEqual(deal.pictures.map((id) => PICTURES[id].name));
+      expect(new Set(cards.map((c) => c.label)).size).toBe(36);
+      expect(await page.locator("#flip-help").isVisible()).toBe(true);
+
+      // The Master (player 1) picks card 1 (p11); player 2 asks, the Master answers yes on the codemaker pad (m31).
+      await click(page, "p11");
+      await page.click("#shield");
+      await page.waitForFunction(() => document.getElementById("unit")?.classList.contains("shield-open"));
+      await click(page, "m31");
+      await page.click("#shield");
+      await page.waitForFunction(() => !document.getElementById("unit")?.classList.contains("shield-open"));
+      // Player 3 says "Got it!" and points at card 2 (p12): wrong, so the card goes out.
+      await click(page, "p12");
+      await page.mouse.move(0, 0);
+
+      await freeze(page, sim);
+      const pad = sim.board.colours("pad");
+      expect(pad[1]).toBe("off");
+      expect(pad.filter((c) => c === "cyan").length).toBe(35);
+      const shown = await page.$$eval("#unit .key.card", (els) =>
+        els.map((e) => ({ out: e.classList.contains("out"), label: e.getAttribute("aria-label") ?? "" })),
+      );
+      shown.forEach((card, i) => expect(card.out, cardKey(i)).toBe(pad[i] === "off"));
+      expect(shown[1].label).toBe(`${PICTURES[deal.pictures[1]].name} (out)`);
+      const face = page.locator('.key[data-key="p12"] .card-face');
+      expect(await face.evaluate((e) => getComputedStyle(e).filter)).toContain("grayscale");
+      expect(await page.locator('.key[data-key="p13"] .card-face').evaluate((e) => getComputedStyle(e).filter)).toBe("none");
+      // The cards stay the same through the round.
+      expect(sim.deal).toEqual(deal);
+      expect(sim.state().flip?.pictures).toEqual(deal.pictures);
+
+      // A card looked at closely grows and shows its name.
+      await page.hover(`.key[data-key="${cardKey(22)}"]`);
+      await page.waitForTimeout(700);
+      expect(await page.locator(`.key[data-key="${cardKey(22)}"] .card-name`).innerText()).toBe(PICTURES[deal.pictures[22]].name);
+
+      mkdirSync(RESULTS, { recursive: true });
+      const shot = RESULTS + "brainflip.png";
+      await page.screenshot({ path: shot });
+      console.log(`test/browser: screenshot of Brain Flip at ${shot}`);
+      expect(pageErrors).toEqual([]);
+      expect(sim.board.errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await sim.close();
+    }
+  });
+});
