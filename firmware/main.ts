@@ -13,7 +13,6 @@ import profile from "brainboard:profile";
 import { App } from "./ui/app";
 import { render } from "./ui/render";
 import { G_OK } from "./ui/layout";
-import type { Layout } from "./ui/layout";
 import { Scheduler, SLOT_IDLE, SLOT_POWER, SLOT_RENDER, nowMs } from "./device/scheduler";
 import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
@@ -31,27 +30,14 @@ const EMPTY_AWAKE_MS = 5000;
 /** An error flag this soon after boot means the saved state itself is at fault: drop it. */
 const BOOT_GRACE_MS = 5000;
 
-function layoutOf(p: FirmwareProfile): Layout {
-  return {
-    pegs: p.pegs,
-    rows: p.rows,
-    ledCount: p.ledCount,
-    seg: p.seg,
-    segLen: p.segLen,
-    secretShielded: p.secretShielded,
-    keyCount: p.keyCount,
-    grid: p.grid,
-    maker: p.maker,
-  };
-}
-
 function start(): void {
   E.enableWatchdog(WATCHDOG_S, true);
   const sched = new Scheduler();
   const pixels = new Pixels(profile);
   const buzzer = new Buzzer(profile.buzzer, sched);
   const store = new StateStore();
-  const app = new App(layoutOf(profile), Math.random);
+  // The compiled profile is a Layout as it is (it has every field the ui reads).
+  const app = new App(profile, Math.random);
   const frame = new Uint8Array(profile.ledCount);
   const bootAt = nowMs();
   let seeded = false;

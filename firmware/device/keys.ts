@@ -79,12 +79,6 @@ export class KeyScanner {
     this.scan();
   }
 
-  /** Any key currently held (debounced)? */
-  anyDown(): boolean {
-    for (let i = 0; i < this.down.length; i++) if (this.down[i]) return true;
-    return false;
-  }
-
   private arm(): void {
     const wake = () => this.wake();
     for (let i = 0; i < this.cols.length; i++) {

@@ -36,10 +36,6 @@ export class Scheduler {
     this.jobs[slot] = undefined;
   }
 
-  pending(slot: number): boolean {
-    return this.due[slot] >= 0;
-  }
-
   private arm(): void {
     let next = -1;
     for (let i = 0; i < SLOTS; i++) if (this.due[i] >= 0 && (next < 0 || this.due[i] < next)) next = this.due[i];
