@@ -18,10 +18,10 @@ import { colourName } from "./colours.ts";
 import { LedChain, type LedStats, type Rgb } from "./leds.ts";
 import { Prng } from "./random.ts";
 import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
-import { bytesFromString, stringFromBytes, VirtualStorage, type ReplaceOrder, type StorageCut } from "./storage.ts";
+import { bytesFromString, stringFromBytes, VirtualStorage, type StorageCut } from "./storage.ts";
 
 export type { Rgb, LedStats } from "./leds.ts";
-export type { VirtualStorage, StorageCut, ReplaceOrder } from "./storage.ts";
+export type { VirtualStorage, StorageCut } from "./storage.ts";
 
 /** The bundle `npm run build` writes, flashed when no firmware is given. */
 export const DEFAULT_FIRMWARE = fileURLToPath(new URL("../dist/firmware.js", import.meta.url));
@@ -45,8 +45,6 @@ export interface BoardOptions {
    * that never returns then hangs the caller, so use 0 only under a watchdog of your own (a worker you can terminate).
    */
   callbackTimeoutMs?: number;
-  /** How Storage replaces a rewritten file: "erase-first" (default, as Espruino does) or "new-first" (see sim/storage.ts). */
-  storageReplaceOrder?: ReplaceOrder;
 }
 
 export type BoardEvent = "leds" | "tone" | "console" | "reset" | "power";
@@ -120,7 +118,6 @@ export class VirtualBoard {
       capacity: info.storageBytes,
       file: opts.storageFile,
       warn: (m) => this.warnings.push(m),
-      replaceOrder: opts.storageReplaceOrder,
     });
     this.circuit = new Circuit(info, this.profile);
     this.keys = this.circuit.keys;

@@ -19,13 +19,13 @@
  *     2. if the new copy does not fit, the area is compacted (atomic here, see below);
  *     3. the new copy's 32-byte header (size word, then the name) is programmed;
  *     4. the data is programmed word by word; bytes not programmed yet read 0xFF (erased flash).
- *     A cut in 1 leaves everything as it was. A cut in 3 leaves a header no name matches: the copy
- *     is lost (its space is trash) and, the old copy being trash already, the file is gone. A cut in
+ *     A cut in 1 leaves everything as it was. A cut before the header's first word is done leaves
+ *     no trace of the new copy; a cut later in 3 leaves a header no name matches: the copy is lost
+ *     (its space is trash). Either way, the old copy being trash already, the file is gone. A cut in
  *     4 leaves the file visible with only its first whole words of data, the rest 0xFF. So a cut
  *     while a file is rewritten loses the old copy too: that is why saved state is kept in two files.
- *     With `replaceOrder: "new-first"` (a journal that writes the new copy before trashing the old
- *     one) the order is 3, 4, 1: a cut before 1 leaves the old copy live and first, so reads still
- *     see it, and the new (possibly partial) copy is found again once the old one is trashed.
+ *     (The device does not write the new copy before trashing the old one: jsfWriteFile calls
+ *     jsfEraseFileInternal on the old copy, then jsfCreateFile.)
  *   patch (Storage.write at an offset of an existing file): the bytes are programmed in order; a cut
  *     leaves the first whole words done (flash only clears bits: a byte programmed twice keeps the
  *     AND of both).
@@ -65,9 +65,6 @@ export type StorageOp =
   | { kind: "eraseAll" }
   | { kind: "compact" };
 
-/** In which order a rewrite replaces a file: the device's (old copy trashed first), or a journal that writes the new copy first. */
-export type ReplaceOrder = "erase-first" | "new-first";
-
 export interface StorageOptions {
   /** Bytes of the Storage area (board storageBytes). */
   capacity: number;
@@ -75,22 +72,18 @@ export interface StorageOptions {
   file?: string;
   /** Called with a message for everything the device would silently accept but is probably a mistake. */
   warn?: (message: string) => void;
-  /** How a rewrite replaces a file (default "erase-first", as Espruino 2v29 does). */
-  replaceOrder?: ReplaceOrder;
 }
 
 /** How far an operation got before the power was cut. */
 export type CutStage =
   /** nothing of it was done */
   | "before"
-  /** create: the old copy was marked trash, the new header not started */
+  /** create: the old copy was marked trash, not a word of the new header programmed */
   | "old-trashed"
   /** create: the new header was cut short: the new copy is lost */
   | "header"
   /** create or patch: some of the data was programmed */
   | "data"
-  /** create (new-first): the new copy is complete, the old copy not yet trashed */
-  | "old-live"
   /** all of it was done */
   | "done";
 
@@ -165,8 +158,7 @@ function wordsDone(length: number, fraction: number): number {
 export class VirtualStorage {
   readonly capacity: number;
   readonly file: string | undefined;
-  readonly replaceOrder: ReplaceOrder;
-  /** Live copies in journal (address) order; a name may appear twice only after a cut with replaceOrder "new-first". */
+  /** Live copies in journal (address) order. */
   private journal: StoredFile[] = [];
   private trashBytes = 0;
   private trashCount = 0;
@@ -183,7 +175,6 @@ export class VirtualStorage {
   constructor(opts: StorageOptions) {
     this.capacity = opts.capacity;
     this.file = opts.file;
-    this.replaceOrder = opts.replaceOrder ?? "erase-first";
     this.warn = opts.warn ?? (() => {});
     if (this.file && existsSync(this.file)) this.load(this.file);
   }
@@ -377,23 +368,22 @@ export class VirtualStorage {
   /** A new copy of a file, `fraction` of the way (the stages are in the model at the top of this file). */
   private create(op: Extract<StorageOp, { kind: "create" }>, fraction: number, cut: StorageCut): boolean {
     const old = this.find(op.name);
-    const newFirst = this.replaceOrder === "new-first";
     const need = storageFootprint(op.size);
     const oldFootprint = old ? storageFootprint(old.bytes.length) : 0;
     const fits = this.usedBytes() + need <= this.capacity;
-    // The device compacts when a file does not fit; the old copy is reclaimed too (unless it is still live while the new one is written).
-    if (!fits && this.liveBytes() - (newFirst ? 0 : oldFootprint) + need > this.capacity) {
+    // The device compacts when a file does not fit; the old copy is reclaimed too.
+    if (!fits && this.liveBytes() - oldFootprint + need > this.capacity) {
       cut.stage = "before";
       return false;
     }
     cut.dataBytes = op.bytes.length;
-    // Bytes programmed, in order: the old copy's name word (erase-first), the header, the data, the old copy's name word (new-first).
+    // Bytes programmed, in order: the old copy's name word, the header, the data.
     const trashOld = old ? FLASH_WORD_BYTES : 0;
     const total = trashOld + STORAGE_HEADER_BYTES + op.bytes.length;
     const at = fraction >= 1 ? total : Math.floor(total * fraction);
     let pos = 0;
     cut.stage = "before";
-    if (old && !newFirst) {
+    if (old) {
       if (at < trashOld) return true;
       this.toTrash(old);
       pos = trashOld;
@@ -401,7 +391,7 @@ export class VirtualStorage {
     }
     if (!fits) this.compactNow();
     if (at < pos + STORAGE_HEADER_BYTES) {
-      if (at > pos) {
+      if (at >= pos + FLASH_WORD_BYTES) {
         // A header cut short matches no name: the new copy is lost and its space is trash.
         this.trashBytes += need;
         this.trashCount++;
@@ -419,14 +409,6 @@ export class VirtualStorage {
     if (done < op.bytes.length) {
       cut.stage = "data";
       return true;
-    }
-    pos += op.bytes.length;
-    if (old && newFirst) {
-      if (at < pos + trashOld) {
-        cut.stage = "old-live";
-        return true;
-      }
-      this.toTrash(old);
     }
     cut.stage = "done";
     return true;
