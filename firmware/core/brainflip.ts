@@ -276,6 +276,17 @@ export function checkFlipState(data: unknown): string | null {
   if (!whole(r.asked, 0, questionLimit(s.config.mode)) || !Array.isArray(r.log) || r.log.length > r.asked) return "bad questions";
   if (!Array.isArray(r.barred) || r.barred.length !== n || !Array.isArray(r.wrongCards)) return "bad guesses";
   for (let i = 0; i < r.wrongCards.length; i++) if (!whole(r.wrongCards[i], 0, cards - 1)) return "bad guesses";
+  for (let i = 0; i < r.log.length; i++) {
+    const e = r.log[i];
+    if (
+      !e ||
+      !whole(e.player, 0, n - 1) ||
+      (e.kind !== "answer" && e.kind !== "guess") ||
+      typeof e.yes !== "boolean" ||
+      !whole(e.card, -1, cards - 1)
+    )
+      return "bad log";
+  }
   if (["pick", "ask", "over"].indexOf(r.phase) < 0 || (r.phase !== "pick" && r.pick < 0)) return "bad phase";
   return null;
 }

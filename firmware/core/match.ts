@@ -248,6 +248,16 @@ export function checkMatchState(data: unknown): string | null {
   const g = m.game;
   if (!Array.isArray(m.scores) || m.scores.length !== 2 || !whole(m.scores[0], 0, 999) || !whole(m.scores[1], 0, 999)) return "bad scores";
   if (!whole(m.maker, 0, 1) || !Array.isArray(m.history)) return "bad players";
+  // The scores must be what the history of games adds up to.
+  const sum = [0, 0];
+  for (let i = 0; i < m.history.length; i++) {
+    const h = m.history[i];
+    if (!h || !Array.isArray(h.gained) || !whole(h.gained[0], 0, 99) || !whole(h.gained[1], 0, 99) || !whole(h.maker, 0, 1))
+      return "bad history";
+    sum[0] += h.gained[0];
+    sum[1] += h.gained[1];
+  }
+  if (sum[0] !== m.scores[0] || sum[1] !== m.scores[1]) return "scores do not follow from the history";
   if (["secret", "guess", "feedback", "solved", "failed"].indexOf(g.phase) < 0) return "bad phase";
   if (!Array.isArray(g.rows) || g.rows.length > rules.rows) return "bad rows";
   for (let i = 0; i < g.rows.length; i++) {

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_PROFILE, firmwareProfileSource, loadProfile, ProfileError } from "../../hardware/profile.ts";
 import { checkBundle, formatProblem } from "./gate.ts";
-import { manglePattern, readMangleCache, saveMangleCache } from "./mangle.ts";
+import { keptPropertyNames, manglePattern, readMangleCache, saveMangleCache } from "./mangle.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_OUT = ROOT + "dist/firmware.js";
@@ -65,7 +65,8 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
   const out = opts.out ?? DEFAULT_OUT;
   const entry = opts.entry ?? ROOT + "firmware/main.ts";
   const minify = opts.minify ?? true;
-  const cache = readMangleCache(ROOT);
+  const pattern = minify ? manglePattern(ROOT) : undefined;
+  const cache = readMangleCache(ROOT, pattern ? keptPropertyNames(ROOT, pattern) : undefined);
   const result = await esbuild
     .build({
       entryPoints: [entry],
@@ -73,7 +74,7 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
       format: "iife",
       target: "es2015",
       minify,
-      mangleProps: minify ? manglePattern(ROOT) : undefined,
+      mangleProps: pattern,
       mangleCache: minify ? cache : undefined,
       write: false,
       legalComments: "none",

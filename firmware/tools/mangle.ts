@@ -36,6 +36,31 @@ function walk(file: string, visit: (n: ts.Node) => void): void {
   go(sf);
 }
 
+/**
+ * Property names the firmware uses that are not mangled (short ones like `v` or `ok`, and
+ * Espruino's): a cached short name must never equal one of them, or two properties would merge
+ * (esbuild avoids such clashes for names it picks, but honours the cache as it is).
+ */
+export function keptPropertyNames(root: string, mangled: RegExp): Set<string> {
+  const kept = new Set<string>();
+  const files = SOURCE_DIRS.flatMap((d) => tsFiles(root, d)).concat([join(root, "firmware/main.ts")]);
+  for (const f of files)
+    walk(f, (n) => {
+      let name: ts.Node | undefined;
+      if (ts.isPropertyAccessExpression(n)) name = n.name;
+      else if (
+        ts.isPropertyAssignment(n) ||
+        ts.isShorthandPropertyAssignment(n) ||
+        ts.isPropertySignature(n) ||
+        ts.isPropertyDeclaration(n) ||
+        ts.isMethodDeclaration(n)
+      )
+        name = n.name;
+      if (name && ts.isIdentifier(name) && !mangled.test(name.text)) kept.add(name.text);
+    });
+  return kept;
+}
+
 /** The property names to mangle, as an anchored regular expression for esbuild's mangleProps. */
 export function manglePattern(root: string): RegExp {
   const declared = new Set<string>();
@@ -75,9 +100,15 @@ export function manglePattern(root: string): RegExp {
   return new RegExp(`^(${names.join("|")})$`);
 }
 
-export function readMangleCache(root: string): Record<string, string | false> {
+/** The committed cache, less any entry whose short name clashes with a property the firmware keeps. */
+export function readMangleCache(root: string, kept: Set<string> = new Set()): Record<string, string | false> {
   const path = join(root, MANGLE_CACHE);
-  return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : {};
+  const cache: Record<string, string | false> = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : {};
+  for (const name of Object.keys(cache)) {
+    const short = cache[name];
+    if (typeof short === "string" && kept.has(short)) delete cache[name];
+  }
+  return cache;
 }
 
 /** Writes the cache back only when the build added names, so ordinary builds leave the tree clean. */

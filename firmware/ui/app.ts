@@ -151,7 +151,11 @@ export class App {
   /** Resumes from saved data; returns "" or why the data could not be used (the unit then starts afresh). */
   restore(data: unknown, now: number): string {
     const s = data as SavedState;
-    if (!s || typeof s !== "object") return "";
+    if (data === undefined) return ""; // nothing saved yet
+    if (!s || typeof s !== "object") {
+      this.warnUntil = now + 3000;
+      return "saved state refused: not an object";
+    }
     const set = s.settings;
     const problem =
       s.v !== SAVE_VERSION || !set || !this.settingsValid(set)
