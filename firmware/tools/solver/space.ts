@@ -7,18 +7,7 @@
  * Feedback class: exact * (pegs + 1) + near.
  */
 import { forEachCode } from "../../core/codes.ts";
-import { rulesFor } from "../../core/presets.ts";
-import type { Code, PresetId, Rules } from "../../core/types.ts";
-
-/** The six codebreaker variants, with the key their table is filed under. */
-export const VARIANT_KEYS = ["brainiac", "brainiac+", "travel", "travel+", "race", "race+"] as const;
-export type VariantKey = (typeof VARIANT_KEYS)[number];
-
-/** The rules of a variant key ("race+" is the race's advanced variant). */
-export function rulesOfKey(key: VariantKey): Rules {
-  const harder = key.endsWith("+");
-  return rulesFor((harder ? key.slice(0, -1) : key) as PresetId, harder);
-}
+import type { Code, Rules } from "../../core/types.ts";
 
 export interface Space {
   rules: Rules;

@@ -1,0 +1,359 @@
+/**
+ * npm run solver:tables [-- --only KEY,KEY] [--fresh]
+ *
+ * Builds each codebreaker variant's decision tree (search.ts), decides where the unit takes over
+ * from the book and which subtrees it chooses itself, writes the table (encode.ts) to
+ * firmware/core/tables/<storage name>.bin, checks it by playing the unit's own solver
+ * (firmware/core/solver.ts) against every secret (a uniform sample for race+), and records the
+ * figures in firmware/core/tables/manifest.json. Trees are cached in node_modules/.cache, so a
+ * re-run only encodes and checks; --fresh searches again. Searching takes minutes per variant.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { CANDIDATE_CAP, POLICY_BUDGET } from "../../core/solver.ts";
+import { enumerateCandidates } from "./enumerate.ts";
+import type { Row } from "../../core/types.ts";
+import { bitsFor, classFeedback, encodeTable, lengthBits, type EncodePlan, type EncodeStats } from "./encode.ts";
+import { playAll, sampleSecrets } from "./play.ts";
+import { TreeSearch, type TreeNode } from "./search.ts";
+import { buildSpace, ClassOf, type Space, unpack } from "./space.ts";
+import { MANIFEST, TABLES_DIR, VARIANTS, variantOf, type Variant } from "./variants.ts";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const CACHE_DIR = ROOT + "node_modules/.cache/brainboard-solver/";
+/** Bump when the search changes in a way the cache key does not see. */
+const SEARCH_VERSION = 1;
+/** Seed of the uniform sample of secrets that variants too big to play in full are measured on. */
+export const SAMPLE_SEED = 8;
+
+/** What the manifest records per variant. */
+export interface TableRecord {
+  file: string;
+  storageName: string;
+  bytes: number;
+  sha256: string;
+  /** Secrets played, and whether that is every secret. */
+  games: number;
+  allSecrets: boolean;
+  averageGuesses: number;
+  worstGuesses: number;
+  meanEvalsPerMove: number;
+  maxEvalsPerMove: number;
+  bookNodes: number;
+  candidateNodes: number;
+  policyNodes: number;
+  /** The search tree's own average over all secrets (what the table gives where it holds the whole tree). */
+  treeAverage: number;
+  search: string;
+}
+
+export interface Manifest {
+  format: 1;
+  tables: Record<string, TableRecord>;
+}
+
+// ---- trees: search, cache ----
+
+/** A tree node as JSON: guess, number of secrets, children by class. */
+type SerialNode = [number, number, [number, SerialNode][]];
+
+function serialise(node: TreeNode): SerialNode {
+  return [node.guess, node.size, [...node.kids].map(([c, k]) => [c, serialise(k)] as [number, SerialNode])];
+}
+
+function deserialise(s: SerialNode): TreeNode {
+  const kids = new Map<number, TreeNode>();
+  let cost = s[1];
+  let depth = 1;
+  for (const [c, k] of s[2]) {
+    const kid = deserialise(k);
+    kids.set(c, kid);
+    cost += kid.cost;
+    depth = Math.max(depth, kid.depth + 1);
+  }
+  return { guess: s[0], cost, depth, size: s[1], kids };
+}
+
+function searchDescription(v: Variant): string {
+  const widths = [1, 2, 3, 4].map((level) => [10, 40, 120, 200, 400, 2000].map((n) => v.width(level, n)).join("/")).join(" ");
+  return `rank ${v.rank}, widths by level for n=10/40/120/200/400/2000: ${widths}, symmetric levels ${v.symmetricLevels}, max depth ${v.maxDepth}${v.sampledPool ? `, ${v.sampledPool} sampled guesses per node below` : ""}`;
+}
+
+export { buildTree, spaceOf };
+
+/** A small deterministic generator, seeded per node so that the pool of a set does not depend on the order of the search. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function buildTree(v: Variant, space: Space, fresh: boolean): TreeNode {
+  const key = createHash("sha256")
+    .update(JSON.stringify([SEARCH_VERSION, v.key, searchDescription(v)]))
+    .digest("hex")
+    .slice(0, 16);
+  const cacheFile = `${CACHE_DIR}${v.storageName}-${key}.json`;
+  if (!fresh && existsSync(cacheFile)) return deserialise(JSON.parse(readFileSync(cacheFile, "utf8")) as SerialNode);
+  const started = Date.now();
+  const search = new TreeSearch(space, {
+    rank: v.rank,
+    width: v.width,
+    maxDepth: v.maxDepth,
+    symmetricLevels: v.symmetricLevels,
+    pool: v.sampledPool
+      ? (set, _level, _played, s) => {
+          // Huge spaces below the symmetric levels: the candidates when few, and a sample of the other guesses.
+          let h = set.length;
+          for (let i = 0; i < Math.min(set.length, 8); i++) h = Math.imul(h ^ set[i], 0x01000193);
+          const rand = seeded(h);
+          const out = new Set<number>();
+          if (set.length <= 400) for (let i = 0; i < set.length; i++) out.add(s.guessOfSecret(set[i]));
+          const want = out.size + (set.length > 100 ? v.sampledPool : Math.max(300, v.sampledPool / 3));
+          while (out.size < want) out.add(Math.floor(rand() * space.guesses.length));
+          return [...out];
+        }
+      : undefined,
+  });
+  const all = new Int32Array(space.secrets.length).map((_, i) => i);
+  const tree = search.solve(all, 1);
+  if (!tree) throw new Error(`${v.key}: the search found no tree`);
+  console.log(`${v.key}: searched in ${((Date.now() - started) / 1000).toFixed(0)} s, ${search.nodesExpanded} nodes expanded`);
+  mkdirSync(CACHE_DIR, { recursive: true });
+  writeFileSync(cacheFile, JSON.stringify(serialise(tree)));
+  return tree;
+}
+
+// ---- the plan: book nodes, takeover lists, the unit's own subtrees ----
+
+class Planner {
+  readonly space: Space;
+  readonly v: Variant;
+  private readonly cls: ClassOf;
+  private readonly index = new Map<number, number>();
+  private readonly secretGuess: Int32Array;
+  private readonly packBits: number;
+  private readonly policyCosts = new Map<TreeNode, number>();
+  private readonly splits = new Map<TreeNode, Map<number, number[]>>();
+  readonly plan: EncodePlan;
+  /** Candidate children of book nodes, with their candidates in enumeration order. */
+  readonly takeovers: { node: TreeNode; list: number[] }[] = [];
+
+  constructor(space: Space, v: Variant) {
+    this.space = space;
+    this.v = v;
+    this.cls = new ClassOf(space.pegs, space.symbols);
+    space.secrets.forEach((s, i) => this.index.set(s, i));
+    this.secretGuess = new Int32Array(space.secrets.length);
+    space.guessAsSecret.forEach((si, gi) => {
+      if (si >= 0) this.secretGuess[si] = gi;
+    });
+    this.packBits = bitsFor(Math.pow(space.symbols, space.pegs));
+    this.plan = { space, split: (set, gi) => this.split(set, gi), bookNodes: new Set(), takeoverLists: new Map(), policyNodes: new Set() };
+  }
+
+  split(set: number[], gi: number): Map<number, number[]> {
+    const groups = new Map<number, number[]>();
+    this.cls.setGuess(this.space.guesses[gi]);
+    for (const si of set) {
+      const c = this.cls.of(this.space.secrets[si]);
+      if (c === this.space.winClass) continue;
+      let g = groups.get(c);
+      if (!g) groups.set(c, (g = []));
+      g.push(si);
+    }
+    return new Map([...groups].sort((a, b) => a[0] - b[0]));
+  }
+
+  private splitOf(node: TreeNode, list: number[]): Map<number, number[]> {
+    let s = this.splits.get(node);
+    if (!s) this.splits.set(node, (s = this.split(list, node.guess)));
+    return s;
+  }
+
+  /** Walks the book from the root: a child is a book node while enumerating its candidates would cost too much. */
+  book(node: TreeNode, set: number[], path: Row[], level: number): void {
+    this.plan.bookNodes.add(node);
+    const code = unpack(this.space.guesses[node.guess], this.space.pegs, this.space.symbols);
+    for (const [c, kid] of this.split(set, node.guess)) {
+      const child = node.kids.get(c)!;
+      const childPath = [...path, { guess: code, feedback: classFeedback(c, this.space.pegs) }];
+      const found = enumerateCandidates(this.space.rules, childPath);
+      // The unit holds at most CANDIDATE_CAP candidates: more would be enumerated again at every move.
+      const tooMany = found.candidates.length > CANDIDATE_CAP;
+      if ((found.evals > this.v.takeoverEvals || tooMany) && level < this.v.maxBookLevel) this.book(child, kid, childPath, level + 1);
+      else {
+        const list = found.candidates.map((p) => this.index.get(p)!);
+        if (list.length !== kid.length)
+          throw new Error(`${this.v.key}: the unit enumerates ${list.length} candidates where the tree has ${kid.length}`);
+        if (tooMany)
+          throw new Error(`${this.v.key}: ${found.candidates.length} candidates where the unit takes over, over its ${CANDIDATE_CAP}`);
+        this.plan.takeoverLists.set(child, list);
+        this.takeovers.push({ node: child, list });
+      }
+    }
+  }
+
+  /** Total guesses of the unit's own choice (solver.ts policy) over the candidates `list`, in the same order. */
+  policyCost(list: number[]): number {
+    const n = list.length;
+    if (n <= 2) return n === 2 ? 3 : n;
+    const tries = Math.max(1, Math.min(n, Math.floor(POLICY_BUDGET / n)));
+    const counts = new Int32Array(this.space.classCount);
+    let best = 0;
+    let bestParts = 0;
+    for (let t = 0; t < tries; t++) {
+      this.cls.setGuess(this.space.secrets[list[t]]);
+      counts.fill(0);
+      let parts = 0;
+      for (const si of list) if (counts[this.cls.of(this.space.secrets[si])]++ === 0) parts++;
+      if (parts > bestParts) {
+        bestParts = parts;
+        best = t;
+      }
+    }
+    let cost = n;
+    for (const kid of this.split(list, this.secretGuess[list[best]]).values()) cost += this.policyCost(kid);
+    return cost;
+  }
+
+  /**
+   * Decides, bottom-up, which candidate nodes the table spells out and which it leaves to the unit:
+   * the cheaper in guesses + lambda * bits. Returns the guesses and bits of the subtree.
+   */
+  choose(node: TreeNode, list: number[], lambda: number): { cost: number; bits: number } {
+    const n = list.length;
+    if (n <= 2) return { cost: n === 2 ? 3 : n, bits: 0 };
+    let policy = this.policyCosts.get(node);
+    if (policy === undefined) this.policyCosts.set(node, (policy = this.policyCost(list)));
+    const asSecret = this.space.guessAsSecret[node.guess];
+    let bits = asSecret >= 0 && list.includes(asSecret) ? 1 + bitsFor(n) : 2 + this.packBits;
+    let cost = n;
+    const sub: number[] = [];
+    for (const [c, kid] of this.splitOf(node, list)) {
+      const child = node.kids.get(c);
+      const r = child ? this.choose(child, kid, lambda) : { cost: this.policyCost(kid), bits: kid.length > 2 ? 2 : 0 };
+      cost += r.cost;
+      bits += r.bits;
+      if (kid.length > 2) sub.push(r.bits);
+    }
+    for (let i = 0; i < sub.length - 1; i++) bits += lengthBits(sub[i]);
+    if (policy + lambda * 2 < cost + lambda * bits) {
+      this.plan.policyNodes.add(node);
+      return { cost: policy, bits: 2 };
+    }
+    this.plan.policyNodes.delete(node);
+    return { cost, bits };
+  }
+}
+
+// ---- one variant ----
+
+const spaces = new Map<string, Space>();
+function spaceOf(v: Variant): Space {
+  let s = spaces.get(v.key);
+  if (!s) spaces.set(v.key, (s = buildSpace(v.rules)));
+  return s;
+}
+
+/** The secrets a variant is measured on: all, or its fixed uniform sample. */
+export function measuredSecrets(v: Variant, size: number): Int32Array | undefined {
+  return v.sample ? sampleSecrets(size, v.sample, SAMPLE_SEED) : undefined;
+}
+
+/** The table of a tree, fitted to the variant's bytes; and the total guesses the unit will need over every secret with it. */
+export function makeTable(v: Variant, space: Space, tree: TreeNode): { table: Uint8Array; stats: EncodeStats; predicted: number } {
+  const planner = new Planner(space, v);
+  const all: number[] = [];
+  for (let i = 0; i < space.secrets.length; i++) all.push(i);
+  planner.book(tree, all, [], 1);
+  let bookGuesses = 0;
+  for (const b of planner.plan.bookNodes) bookGuesses += b.size;
+
+  // The smallest lambda (guesses per bit) whose table fits the variant's bytes.
+  const encode = (lambda: number): { table: Uint8Array; stats: EncodeStats; predicted: number } => {
+    let predicted = bookGuesses;
+    for (const t of planner.takeovers) predicted += planner.choose(t.node, t.list, lambda).cost;
+    const stats: EncodeStats = { bookNodes: 0, candidateNodes: 0, policyNodes: 0 };
+    return { table: encodeTable(tree, planner.plan, stats), stats, predicted };
+  };
+  let result = encode(0);
+  if (result.table.length > v.maxBytes) {
+    let low = 0;
+    let high = 1;
+    while (encode(high).table.length > v.maxBytes) high *= 2;
+    for (let i = 0; i < 24; i++) {
+      const mid = (low + high) / 2;
+      if (encode(mid).table.length > v.maxBytes) low = mid;
+      else high = mid;
+    }
+    result = encode(high);
+  }
+  return result;
+}
+
+function generate(v: Variant, fresh: boolean): TableRecord {
+  const space = spaceOf(v);
+  const tree = buildTree(v, space, fresh);
+  const result = makeTable(v, space, tree);
+  const { table, stats } = result;
+  const file = `${v.storageName}.bin`;
+  mkdirSync(TABLES_DIR, { recursive: true });
+  writeFileSync(TABLES_DIR + file, table);
+
+  const play = playAll(v.rules, table, { secrets: measuredSecrets(v, space.secrets.length) });
+  const record: TableRecord = {
+    file,
+    storageName: v.storageName,
+    bytes: table.length,
+    sha256: createHash("sha256").update(table).digest("hex"),
+    games: play.games,
+    allSecrets: !v.sample,
+    averageGuesses: play.guesses / play.games,
+    worstGuesses: play.worst,
+    meanEvalsPerMove: play.evals / play.moves,
+    maxEvalsPerMove: play.maxMoveEvals,
+    bookNodes: stats.bookNodes,
+    candidateNodes: stats.candidateNodes,
+    policyNodes: stats.policyNodes,
+    treeAverage: tree.cost / space.secrets.length,
+    search: searchDescription(v),
+  };
+  if (play.unsolved) throw new Error(`${v.key}: ${play.unsolved} games not solved within ${v.rules.rows} rows`);
+  // The unit's own code, played, must do exactly what the generator planned (its tree, and its model of the unit's own choices).
+  if (!v.sample && play.guesses !== result.predicted)
+    throw new Error(`${v.key}: the unit played ${play.guesses} guesses in all where the plan needs ${result.predicted}`);
+  return record;
+}
+
+function readManifest(): Manifest {
+  return existsSync(MANIFEST) ? (JSON.parse(readFileSync(MANIFEST, "utf8")) as Manifest) : { format: 1, tables: {} };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: "string" }, fresh: { type: "boolean" } } });
+  const chosen = values.only ? values.only.split(",").map((k) => variantOf(k.trim())) : VARIANTS;
+  const manifest = readManifest();
+  for (const v of chosen) {
+    const record = generate(v, values.fresh ?? false);
+    manifest.tables[v.key] = record;
+    console.log(
+      `${v.key}: ${record.bytes} bytes (${record.bookNodes} book, ${record.candidateNodes} candidate, ${record.policyNodes} left to the unit); ` +
+        `${record.averageGuesses.toFixed(4)} guesses on average over ${record.allSecrets ? "all " : "a sample of "}${record.games} secrets, worst ${record.worstGuesses}; ` +
+        `evaluations per move ${record.meanEvalsPerMove.toFixed(0)} mean, ${record.maxEvalsPerMove} max`,
+    );
+    const ordered: Record<string, TableRecord> = {};
+    for (const x of VARIANTS) if (manifest.tables[x.key]) ordered[x.key] = manifest.tables[x.key];
+    manifest.tables = ordered;
+    writeFileSync(MANIFEST, JSON.stringify(manifest, null, 2) + "\n");
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
