@@ -114,9 +114,10 @@ const JOB_READY = 3;
 
 /**
  * A new codebreaker for one game under `rules`; `table` is the variant's table, or undefined to
- * search only. With `hinting` it only counts the candidates (createHintState).
+ * search only. With `hinting` it only counts the candidates (createHintState), keeping at most
+ * `capacity` of them (default CANDIDATE_CAP).
  */
-export function createSolver(rules: Rules, table: Uint8Array | string | undefined, hinting?: boolean): SolverState {
+export function createSolver(rules: Rules, table: Uint8Array | string | undefined, hinting?: boolean, capacity?: number): SolverState {
   const pegs = rules.pegs;
   const symbols = rules.colours + (rules.blanks ? 1 : 0);
   const blank = rules.blanks ? rules.colours : -1;
@@ -149,7 +150,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // Candidates of the position once `known` (all of them unless `overflow`), and how many fit in all.
   let known = false;
   let overflow = false;
-  const list = new Uint16Array(CANDIDATE_CAP);
+  const cap = capacity || CANDIDATE_CAP;
+  const list = new Uint16Array(cap);
   let count = 0;
   let total = 0;
   let job = JOB_ADVANCE;
@@ -249,7 +251,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       checkRow = 0;
       if (arranging) {
         if (ok) {
-          if (count < CANDIDATE_CAP) list[count++] = packCode(arrangement, symbols);
+          if (count < cap) list[count++] = packCode(arrangement, symbols);
           else overflow = true;
           total++;
         }
@@ -516,7 +518,8 @@ export function hintExample(h: HintState): Code | null {
 
 /** Is there a valid secret consistent with all `rows`? Runs to the end (not sliced), stopping at the first found. */
 function anyConsistent(rules: Rules, rows: Row[]): boolean {
-  const h = createHintState(rules);
+  // Room for one candidate: the first found answers the question.
+  const h = createSolver(rules, undefined, true, 1);
   h.start(rows);
   while (!h.step(1) && !h.total());
   return h.total() > 0;

@@ -44,6 +44,8 @@ export interface TableRecord {
   bookNodes: number;
   candidateNodes: number;
   policyNodes: number;
+  /** Most candidates the unit holds (where it takes over from the book): its list is CANDIDATE_CAP long. */
+  largestList: number;
   /** The search tree's own average over all secrets (what the table gives where it holds the whole tree). */
   treeAverage: number;
   search: string;
@@ -269,7 +271,11 @@ export function measuredSecrets(v: Variant, size: number): Int32Array | undefine
 }
 
 /** The table of a tree, fitted to the variant's bytes; and the total guesses the unit will need over every secret with it. */
-export function makeTable(v: Variant, space: Space, tree: TreeNode): { table: Uint8Array; stats: EncodeStats; predicted: number } {
+export function makeTable(
+  v: Variant,
+  space: Space,
+  tree: TreeNode,
+): { table: Uint8Array; stats: EncodeStats; predicted: number; largestList: number } {
   const planner = new Planner(space, v);
   const all: number[] = [];
   for (let i = 0; i < space.secrets.length; i++) all.push(i);
@@ -278,11 +284,13 @@ export function makeTable(v: Variant, space: Space, tree: TreeNode): { table: Ui
   for (const b of planner.plan.bookNodes) bookGuesses += b.size;
 
   // The smallest lambda (guesses per bit) whose table fits the variant's bytes.
-  const encode = (lambda: number): { table: Uint8Array; stats: EncodeStats; predicted: number } => {
+  let largestList = 0;
+  for (const t of planner.takeovers) largestList = Math.max(largestList, t.list.length);
+  const encode = (lambda: number): { table: Uint8Array; stats: EncodeStats; predicted: number; largestList: number } => {
     let predicted = bookGuesses;
     for (const t of planner.takeovers) predicted += planner.choose(t.node, t.list, lambda).cost;
     const stats: EncodeStats = { bookNodes: 0, candidateNodes: 0, policyNodes: 0 };
-    return { table: encodeTable(tree, planner.plan, stats), stats, predicted };
+    return { table: encodeTable(tree, planner.plan, stats), stats, predicted, largestList };
   };
   let result = encode(0);
   if (result.table.length > v.maxBytes) {
@@ -323,6 +331,7 @@ function generate(v: Variant, fresh: boolean): TableRecord {
     bookNodes: stats.bookNodes,
     candidateNodes: stats.candidateNodes,
     policyNodes: stats.policyNodes,
+    largestList: result.largestList,
     treeAverage: tree.cost / space.secrets.length,
     search: searchDescription(v),
   };
