@@ -16,17 +16,8 @@ export function manifest(): Manifest {
   return JSON.parse(readFileSync(MANIFEST, "utf8")) as Manifest;
 }
 
-/** mulberry32: a small seeded PRNG returning numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The core tests' seeded PRNG (mulberry32), so both suites draw the same samples from a seed. */
+export { seededRandom } from "../core/helpers.ts";
 
 /** `count` rows of random valid guesses against a random secret (consistent feedback). */
 export function randomRows(rules: Rules, count: number, rand: () => number): Row[] {
