@@ -10,7 +10,8 @@ import type { Page } from "playwright-core";
 import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
 import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/browser.ts";
 import { PICTURES } from "../../sim/pictures.ts";
-import { startSimulator, type Simulator } from "../../sim/server.ts";
+import { startSimulator } from "../../sim/server.ts";
+import { freeze } from "./helpers.ts";
 
 const chromium = findChromium();
 const executable = "path" in chromium ? chromium.path : undefined;
@@ -25,12 +26,6 @@ const RESULTS = fileURLToPath(new URL("../../test-results/browser/", import.meta
 async function click(page: Page, id: string): Promise<void> {
   await page.click(`.key[data-key="${id}"]`, { delay: 90 });
   await page.waitForTimeout(120);
-}
-
-/** Stops the board's clock and waits until the page has drawn the board as it now is. */
-async function freeze(page: Page, sim: Simulator): Promise<void> {
-  sim.setRunning(false);
-  await page.waitForFunction((now) => document.getElementById("unit")?.dataset.now === String(now), sim.board.now);
 }
 
 /** The pad key of card `card` on a 6x6 grid. */

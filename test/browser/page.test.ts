@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
 import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/browser.ts";
-import { startSimulator, type Simulator } from "../../sim/server.ts";
+import { startSimulator } from "../../sim/server.ts";
+import { freeze } from "./helpers.ts";
 
 const chromium = findChromium();
 const executable = "path" in chromium ? chromium.path : undefined;
@@ -30,12 +31,6 @@ async function type(page: Page, key: string): Promise<void> {
   await page.waitForTimeout(90);
   await page.keyboard.up(key);
   await page.waitForTimeout(120);
-}
-
-/** Stops the board's clock and waits until the page has drawn the board as it now is. */
-async function freeze(page: Page, sim: Simulator): Promise<void> {
-  sim.setRunning(false);
-  await page.waitForFunction((now) => document.getElementById("unit")?.dataset.now === String(now), sim.board.now);
 }
 
 /** The palette name the page shows on every LED of a segment. */
