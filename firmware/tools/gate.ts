@@ -68,6 +68,7 @@ const NO_LABELS = "Espruino 2v29 reads a label as a variable and throws Referenc
 const SYNTAX_ERROR = "SyntaxError on Espruino 2v29 (ESPRUINO.md 1.1)";
 const NO_MODULES = "Espruino 2v29 has no ES modules; bundle to one script (ESPRUINO.md 1.1)";
 const UNDEFINED_BUILTIN = "undefined on Espruino 2v29 (ESPRUINO.md 1.2)";
+const SHARED_LOOP_BINDING = "Espruino 2v29 shares one binding across iterations (ESPRUINO.md 1.1); declare a copy inside the loop body";
 const REGEX_REASONS: Record<string, string> = {
   quantifier: "Espruino 2v29 regexes only support * and + after a single character",
   group: "Espruino 2v29 regexes have no (?: groups, lookaround or named groups",
@@ -91,11 +92,15 @@ interface Declaration {
   kind: DeclarationKind;
   /** The statement whose execution creates the binding; null for bindings that exist on entry (params). */
   slot: Slot | null;
+  /** For a let/const in a `for (;;)` header: the scope of the loop's test, update and body, which 2v29 runs with one shared binding. */
+  sharedIn?: Scope;
 }
 
 interface Scope {
   parent: Scope | null;
   isFunction: boolean;
+  /** Code here runs later than where it stands: a function that is not called right away, or an instance field initialiser. */
+  deferred: boolean;
   names: Map<string, Declaration>;
 }
 
@@ -124,8 +129,8 @@ interface GlobalUse {
   featureTest: string;
 }
 
-function newScope(parent: Scope | null, isFunction: boolean): Scope {
-  return { parent, isFunction, names: new Map() };
+function newScope(parent: Scope | null, isFunction: boolean, deferred = false): Scope {
+  return { parent, isFunction, deferred, names: new Map() };
 }
 
 function declare(scope: Scope, name: string, kind: DeclarationKind, slot: Slot | null): void {
@@ -394,7 +399,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       // Generators and async functions: SyntaxError / ReferenceError on 2v29 (ESPRUINO.md 1.1).
       if (node.generator) reportAt(node, `generator function (function*): ${NO_GENERATORS}`);
       if (node.async) reportAt(node, `async function: ${NO_ASYNC}`);
-      const scope = newScope(ctx.scope, true);
+      const scope = newScope(ctx.scope, true, ctx.calledNow !== node);
       if (node.type === "FunctionExpression" && node.id) declare(scope, node.id.name, "own name", null);
       // A function body runs later (no use-before-declaration from it), unless the function is an IIFE.
       const inner: Context = { scope, slot: ctx.calledNow === node ? ctx.slot : null };
@@ -415,7 +420,15 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       declareVariables(node, ctx, "a declaration", c);
     },
     ForStatement(node, ctx, c) {
-      base.ForStatement(node, { ...ctx, scope: newScope(ctx.scope, false) }, c);
+      const head = { ...ctx, scope: newScope(ctx.scope, false) };
+      if (node.init) c(node.init, head, node.init.type === "VariableDeclaration" ? "Statement" : "Expression");
+      // The test, update and body get a scope of their own, so a read of a header binding can tell it is inside the loop.
+      const loop = { ...ctx, scope: newScope(head.scope, false) };
+      if (node.init?.type === "VariableDeclaration" && node.init.kind !== "var")
+        for (const declaration of head.scope.names.values()) declaration.sharedIn = loop.scope;
+      if (node.test) c(node.test, loop, "Expression");
+      if (node.update) c(node.update, loop, "Expression");
+      c(node.body, loop, "Statement");
     },
     ForInStatement(node, ctx, c) {
       walkForInOf(node, ctx, c);
@@ -465,7 +478,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       if (node.key.type === "PrivateIdentifier") reportAt(node.key, `#private member: ${SYNTAX_ERROR}`);
       if (node.computed) c(node.key, ctx, "Expression");
       // Instance field initialisers run at construction time, not where the class is declared.
-      if (node.value) c(node.value, node.static ? ctx : { ...ctx, slot: null }, "Expression");
+      if (node.value) c(node.value, node.static ? ctx : { ...ctx, scope: newScope(ctx.scope, false, true), slot: null }, "Expression");
     },
 
     Identifier(node, ctx) {
@@ -660,6 +673,22 @@ export function checkBundle(code: string, file: string): GateProblem[] {
           `${ref.node.name} is used before its ${declaration.kind} declaration runs: Espruino 2v29 does not hoist (ESPRUINO.md 1.1)`,
         );
       break;
+    }
+  }
+
+  // A `for (let i ...)` header is one binding on 2v29, not one per iteration (ESPRUINO.md 1.1): a function made in the loop
+  // and called later sees the final value. Functions called where they stand (IIFEs) read the current value, which is right.
+  for (const ref of references) {
+    const declaration = resolve(ref.scope, ref.node.name);
+    if (!declaration?.sharedIn) continue;
+    let deferred = false;
+    for (let scope: Scope | null = ref.scope; scope; scope = scope.parent) {
+      if (scope === declaration.sharedIn) {
+        if (deferred)
+          reportAt(ref.node, `closure reads ${ref.node.name}, declared in a for (${declaration.kind} ...) header: ${SHARED_LOOP_BINDING}`);
+        break;
+      }
+      deferred ||= scope.deferred;
     }
   }
 
