@@ -4,11 +4,13 @@
  * in, runs the bundle gate on it, and prints its size against the Storage budget (DESIGN.md 5).
  */
 import * as esbuild from "esbuild";
+import { minify as terserMinify } from "terser";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_PROFILE, firmwareProfileSource, loadProfile, ProfileError } from "../../hardware/profile.ts";
+import { aliasThis } from "./alias-this.ts";
 import { checkBundle, formatProblem } from "./gate.ts";
 import { keptPropertyNames, manglePattern, readMangleCache, saveMangleCache } from "./mangle.ts";
 
@@ -98,13 +100,41 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
         e.errors.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n"),
       );
     });
-  const code = result.outputFiles[0].text;
-  if (minify) saveMangleCache(ROOT, cache, result.mangleCache);
+  let code = result.outputFiles[0].text;
+  if (minify) {
+    saveMangleCache(ROOT, cache, result.mangleCache);
+    code = aliasThis(await compress(code));
+  }
   const problems = checkBundle(code, relative(ROOT, out));
   if (problems.length) throw new BuildError(`the bundle gate refused ${relative(ROOT, out)}:\n${problems.map(formatProblem).join("\n")}`);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, code);
   return { out, bytes: Buffer.byteLength(code), code };
+}
+
+/**
+ * A second minifier pass: terser's compressor finds about 2% more than esbuild's (constant folding
+ * across statements, joined declarations, shorter conditionals). Options that could emit what
+ * Espruino lacks stay off (pure_getters is on: the firmware defines no getters): no arrow conversion (an arrow's `arguments` differs on 2v29), no hoisting
+ * of functions or vars (2v29 does not hoist), ES2015 output only; the gate checks the result anyway.
+ */
+async function compress(code: string): Promise<string> {
+  const out = await terserMinify(code, {
+    ecma: 2015,
+    compress: {
+      passes: 2,
+      hoist_funs: false,
+      hoist_vars: false,
+      arrows: false,
+      unsafe_arrows: false,
+      keep_fargs: true,
+      pure_getters: true,
+    },
+    mangle: true,
+    format: { ascii_only: true, comments: false },
+  });
+  if (out.code === undefined) throw new BuildError("terser returned no code");
+  return out.code;
 }
 
 export function sizeReport(bytes: number): string {

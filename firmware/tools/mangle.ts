@@ -3,7 +3,9 @@
  * firmware they are a seventh of the bytes. We mangle exactly the names our own firmware declares
  * (interface members, class members, object-literal keys in firmware/core, ui, device, main.ts)
  * and never:
- *  - a name declared by Espruino's built-ins or API (firmware/types), which the device looks up by name;
+ *  - a name the firmware uses on an object of Espruino's built-ins or API (firmware/types), which the
+ *    device looks up by name: found with the type checker (espruinoPropertyNames), so a name of our
+ *    own that Espruino also happens to declare (`match`, `round`, `state`) is still mangled;
  *  - a member of an interface the firmware indexes with computed keys (DYNAMIC_KEY_INTERFACES, e.g.
  *    the segment tables read as L.seg[name]). ESLint's dot-notation rule forbids obj["literal"] in
  *    firmware, so a computed key is always a variable, and these interfaces are the only ones.
@@ -61,6 +63,48 @@ export function keptPropertyNames(root: string, mangled: RegExp): Set<string> {
   return kept;
 }
 
+/**
+ * The property names the firmware reads or writes on Espruino's objects, or where the checker cannot
+ * tell whose property it is (an `any`): every property access and object-literal key of the firmware,
+ * resolved with the type checker, kept when one of its declarations is in Espruino's declarations.
+ */
+export function espruinoPropertyNames(root: string): Set<string> {
+  const configPath = join(root, "tsconfig.json");
+  const config = ts.readConfigFile(configPath, (p) => readFileSync(p, "utf8"));
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+  const program = ts.createProgram(parsed.fileNames, parsed.options);
+  const checker = program.getTypeChecker();
+  const reservedFiles = RESERVED_DECLS.map((f) => join(root, f));
+  const sources = new Set(SOURCE_DIRS.flatMap((d) => tsFiles(root, d)).concat([join(root, "firmware/main.ts")]));
+  const used = new Set<string>();
+  const isEspruinos = (symbol: ts.Symbol | undefined): boolean =>
+    !symbol || !symbol.declarations || symbol.declarations.some((d) => reservedFiles.includes(d.getSourceFile().fileName));
+  for (const sf of program.getSourceFiles()) {
+    if (!sources.has(sf.fileName)) continue;
+    const go = (n: ts.Node): void => {
+      if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.name)) {
+        if (isEspruinos(checker.getSymbolAtLocation(n.name))) used.add(n.name.text);
+      } else if (
+        (ts.isPropertyAssignment(n) || ts.isShorthandPropertyAssignment(n) || ts.isMethodDeclaration(n)) &&
+        ts.isIdentifier(n.name)
+      ) {
+        // An object literal's key is Espruino's when the literal is typed by Espruino (setWatch's options...),
+        // or when nothing types the literal (it might be handed to Espruino later).
+        const literal = n.parent;
+        if (ts.isObjectLiteralExpression(literal)) {
+          const name = n.name.text;
+          const contextual = checker.getContextualType(literal);
+          const types = contextual ? (contextual.isUnion() ? contextual.types : [contextual]) : [];
+          if (!contextual || types.some((t) => t.getProperty(name) !== undefined && isEspruinos(t.getProperty(name)))) used.add(name);
+        }
+      }
+      ts.forEachChild(n, go);
+    };
+    go(sf);
+  }
+  return used;
+}
+
 /** The property names to mangle, as an anchored regular expression for esbuild's mangleProps. */
 export function manglePattern(root: string): RegExp {
   const declared = new Set<string>();
@@ -75,7 +119,9 @@ export function manglePattern(root: string): RegExp {
           ts.isMethodSignature(n) ||
           ts.isPropertyAssignment(n) ||
           ts.isShorthandPropertyAssignment(n) ||
-          ts.isGetAccessorDeclaration(n)) &&
+          ts.isGetAccessorDeclaration(n) ||
+          // A constructor's parameter property (`constructor(readonly layout: Layout)`) is a member too.
+          (ts.isParameter(n) && ts.isConstructorDeclaration(n.parent) && ts.getModifiers(n)?.length)) &&
         ts.isIdentifier(n.name)
       )
         declared.add(n.name.text);
@@ -95,6 +141,9 @@ export function manglePattern(root: string): RegExp {
       const name = (n as { name?: ts.Node }).name;
       if (name && ts.isIdentifier(name)) reserved.add(name.text);
     });
+  // Of those, only the names the firmware really uses on Espruino's objects stay as they are.
+  const used = espruinoPropertyNames(root);
+  for (const name of [...reserved]) if (!used.has(name)) reserved.delete(name);
   // Two-letter names gain little; keeping them also keeps the profile's short keys readable.
   const names = [...declared].filter((n) => n.length > 2 && !reserved.has(n) && !dynamic.has(n)).sort();
   return new RegExp(`^(${names.join("|")})$`);
