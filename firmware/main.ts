@@ -13,7 +13,7 @@ import profile from "brainboard:profile";
 import { App } from "./ui/app";
 import { render } from "./ui/render";
 import { G_OK } from "./ui/layout";
-import { Scheduler, SLOT_IDLE, SLOT_POWER, SLOT_RENDER, nowMs } from "./device/scheduler";
+import { Scheduler, SLOT_IDLE, SLOT_POWER, SLOT_RENDER, SLOT_THINK, nowMs } from "./device/scheduler";
 import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
 import { Buzzer } from "./device/buzzer";
@@ -38,6 +38,9 @@ function start(): void {
   const store = new StateStore();
   // The compiled profile is a Layout as it is (it has every field the ui reads).
   const app = new App(profile, Math.random);
+  app.tableReader = function (name: string): string | undefined {
+    return require("Storage").read(name);
+  };
   const frame = new Uint8Array(profile.ledCount);
   const bootAt = nowMs();
   let seeded = false;
@@ -129,6 +132,21 @@ function start(): void {
     sched.at(SLOT_POWER, nowMs() + (sleeping ? SLEEP_TICK_MS : BATTERY_EVERY_MS), powerTick);
   }
 
+  /** Background work (the unit's guess, an answer's check, hints) in slices between other work, so keys and LEDs stay responsive. */
+  function think(): void {
+    if (app.think(nowMs())) {
+      const tune = app.takeTune();
+      if (tune) buzzer.play(tune);
+      show();
+      if (app.takeSave()) save();
+    }
+    thinkLater();
+  }
+
+  function thinkLater(): void {
+    if (app.busy) sched.at(SLOT_THINK, nowMs() + 1, think);
+  }
+
   function onKey(key: number, down: boolean): void {
     if (sleeping) {
       // The press that wakes the unit only wakes it.
@@ -157,6 +175,7 @@ function start(): void {
     if (tune) buzzer.play(tune);
     show();
     if (app.takeSave() && app.screen !== "selftest") save();
+    thinkLater();
     updateConsoleLock();
   }
 
@@ -176,6 +195,7 @@ function start(): void {
   sched.at(SLOT_POWER, bootAt + 1000, powerTick);
   updateConsoleLock();
   show();
+  thinkLater();
 }
 
 start();

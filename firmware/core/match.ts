@@ -1,4 +1,4 @@
-import { conflictingRows } from "./codes";
+import { conflictingRowsNow } from "./conflict";
 import { feedback } from "./feedback";
 import { PRESET_IDS, rulesFor } from "./presets";
 import { Code, Feedback, GameRecord, GameState, InvalidReason, MatchConfig, MatchState, Result, Row, Rules } from "./types";
@@ -185,9 +185,11 @@ function isCount(n: number): boolean {
  * are refused ("feedback-range"). A wrong answer against a known secret, or feedback that leaves no
  * valid secret consistent with the rows (secret kept in the head), is wrong information: the row is
  * added as given, the game ends (phase "failed" with `wrongInfo` set, which names the rows at fault),
- * the codebreaker gets the bonus and nextGame replays it.
+ * the codebreaker gets the bonus and nextGame replays it. With the secret in the head, `conflicts`
+ * is the conflict search's answer for the rows with this one (createConflictSearch, which the unit
+ * runs in slices beforehand); without it the search runs here, at once.
  */
-export function answer(m: MatchState, fb: Feedback): Result<MatchState> {
+export function answer(m: MatchState, fb: Feedback, conflicts?: number[]): Result<MatchState> {
   const pending = m.game.pending;
   if (m.over || m.game.phase !== "feedback" || pending === null) return refuse("phase", []);
   const rules = rulesOf(m);
@@ -203,7 +205,7 @@ export function answer(m: MatchState, fb: Feedback): Result<MatchState> {
     const truth = feedback(pending, secret);
     if (truth.exact !== exact || truth.near !== near) return accept(wrongInformation(m, rows, [rows.length - 1], truth));
   } else {
-    const conflicts = conflictingRows(rules, rows);
+    if (!conflicts) conflicts = conflictingRowsNow(rules, rows);
     if (conflicts.length > 0) return accept(wrongInformation(m, rows, conflicts, null));
   }
   return accept(afterRow(m, rows));

@@ -9,7 +9,9 @@ export const SLOT_SOUND = 2;
 export const SLOT_IDLE = 3;
 /** Battery readings, and the wake-ups that keep the watchdog fed in deep sleep. */
 export const SLOT_POWER = 4;
-const SLOTS = 5;
+/** The unit's thinking (codebreaker slices). */
+export const SLOT_THINK = 5;
+const SLOTS = 6;
 
 /** Milliseconds since boot, from Espruino's getTime() (seconds). */
 export function nowMs(): number {
@@ -17,8 +19,8 @@ export function nowMs(): number {
 }
 
 export class Scheduler {
-  private due = [-1, -1, -1, -1, -1];
-  private jobs: ((() => void) | undefined)[] = [undefined, undefined, undefined, undefined, undefined];
+  private due = [-1, -1, -1, -1, -1, -1];
+  private jobs: ((() => void) | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined];
   /** Errors thrown by jobs: counted and logged, never allowed to stop the other slots. */
   errors = 0;
   private timer: number | undefined = undefined;

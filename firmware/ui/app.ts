@@ -19,7 +19,10 @@ import {
 } from "../core/match";
 import { randomSecret } from "../core/random";
 import { rulesFor } from "../core/presets";
-import { unitGuess } from "../core/codes";
+import { createSolver, solverTableName } from "../core/solver";
+import type { SolverState } from "../core/solver";
+import { createConflictSearch } from "../core/conflict";
+import type { ConflictSearch } from "../core/conflict";
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
 import { FlipScreen, maxFlipGrid } from "./flip";
 import type { FlipSettings } from "./flip";
@@ -28,6 +31,12 @@ import { checkFlipConfig, checkFlipState } from "../core/brainflip";
 import type { Layout } from "./layout";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_REFUSE, TUNE_SOLVED, TUNE_WRONG_INFO } from "./tunes";
 
+/** Evaluations per slice of background work (the unit's thinking, hints): about 0.3 s on the Pico (600 a second). */
+export const SOLVER_SLICE = 180;
+/** The hint key of a human codebreaker (grid position): how many codes still fit, and one of them in the row. */
+export const G_HINT = 11;
+/** How long a hint shows after the key is pressed. */
+export const HINT_MS = 5000;
 export const SAVE_VERSION = 1;
 /** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
 export type GameId = PresetId | "brainflip";
@@ -119,6 +128,24 @@ export class App {
   warnUntil = 0;
   private tune: number[] | null = null;
   private saveWanted = false;
+  /** Reads a solver table by its Storage name; the device layer sets it (tests may leave none: the unit then searches). */
+  tableReader: (name: string) => Uint8Array | string | undefined = function () {
+    return undefined;
+  };
+  /**
+   * Background work for the current game, in slices: the unit's next guess when it breaks, else the
+   * hints for the human codebreaker (kept up to date after every row). `busy` while it works, since
+   * `busySince`; `solverFor` is the match it works on.
+   */
+  solver: SolverState | null = null;
+  private solverFor: MatchState | null = null;
+  private solverHints = false;
+  busy = false;
+  busySince = 0;
+  /** The answer just given to the unit (secret in the head), being checked for a contradiction before it counts. */
+  checking: ConflictSearch | null = null;
+  /** The hint shows until then (the count on the track, an example in an empty row). */
+  hintUntil = 0;
   /** key index -> grid position (0..35) or -1 */
   readonly gridPos: Int8Array;
   readonly flip: FlipScreen;
@@ -174,6 +201,8 @@ export class App {
     this.flip.state = s.flip || null;
     this.screen = s.screen === "play" && this.match ? "play" : s.screen === "flip" && this.flip.state ? "flip" : "menu";
     this.resetEntry();
+    // A power cut while the unit was thinking: it thinks again.
+    if (this.match) this.runUnit(now);
     return "";
   }
 
@@ -264,6 +293,7 @@ export class App {
     else if (g === G_RESUME && this.resumable()) {
       this.screen = flip ? "flip" : "play";
       this.resetEntry();
+      if (!flip) this.runUnit(now);
     } else if (g === G_OK) {
       this.startMatch(now);
       return;
@@ -316,7 +346,7 @@ export class App {
     this.match = newMatch(config);
     this.screen = "play";
     this.resetEntry();
-    this.runUnit();
+    this.runUnit(now);
     this.tune = TUNE_ACCEPT;
     this.saveWanted = true;
   }
@@ -335,6 +365,10 @@ export class App {
     }
     const ok = g === G_OK || (mk !== undefined && k === mk.ok);
     const phase = m.game.phase;
+    if (this.checking) {
+      this.refuse("feedback", [], now);
+      return;
+    }
     if (m.over) {
       if (ok) {
         this.screen = "menu";
@@ -377,7 +411,11 @@ export class App {
       this.resetEntry();
       this.tune = TUNE_CLICK;
     } else if (g === G_OK) this.submitEntry(what, now);
-    else this.refuse(what === "secret" ? "secret" : "entry", [], now);
+    else if (g === G_HINT && what === "guess") {
+      this.hintUntil = now + HINT_MS;
+      if (!this.busy) this.hintExample();
+      this.tune = TUNE_CLICK;
+    } else this.refuse(what === "secret" ? "secret" : "entry", [], now);
   }
 
   /** The codemaker pad while the secret is entered. */
@@ -454,7 +492,16 @@ export class App {
         this.tune = TUNE_CLICK;
       }
     } else if (isOk) {
-      this.commit(answer(this.match as MatchState, { exact: this.fb.exact, near: this.fb.near }), "feedback", now);
+      const m = this.match as MatchState;
+      const r = answer(m, this.fb, []);
+      if (r.ok && !m.game.secret) {
+        // With the secret in the head, the answer counts once it is checked against the others, in slices (think()).
+        this.checking = createConflictSearch(rulesOf(m), m.game.rows.concat([{ guess: m.game.pending as Code, feedback: this.fb }]));
+        this.solverFor = m;
+        this.busy = true;
+        this.busySince = now;
+        this.think(now);
+      } else this.commit(r, "feedback", now);
     } else this.refuse("feedback", [], now);
   }
 
@@ -467,7 +514,7 @@ export class App {
     const before = this.match as MatchState;
     this.match = r.state;
     this.resetEntry();
-    this.runUnit();
+    this.runUnit(now);
     this.tune = this.tuneFor(before, this.match as MatchState);
     this.saveWanted = true;
   }
@@ -480,21 +527,71 @@ export class App {
     return TUNE_ACCEPT;
   }
 
-  /** The unit's moves: it makes its secret at once, and guesses as soon as it is its turn. */
-  private runUnit(): void {
+  /**
+   * The unit's moves: it makes its secret at once; when it breaks, it starts choosing its guess
+   * (played at once from the table, or by think() in idle time). A human codebreaker's hints start
+   * the same way.
+   */
+  private runUnit(now: number): void {
     for (let guard = 0; guard < 4; guard++) {
       const m = this.match as MatchState;
       const role = unitRole(m);
       const rules = rulesOf(m);
+      const rows = m.game.rows;
       let r: Result<MatchState> | null = null;
+      this.busy = false;
       if (role === "maker" && m.game.phase === "secret") r = setSecret(m, randomSecret(rules, this.rand));
-      else if (role === "breaker" && m.game.phase === "guess") {
-        const guess = unitGuess(rules, m.game.rows, this.rand);
+      else if (m.game.phase === "guess") {
+        const hints = role !== "breaker";
+        // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
+        if (!this.solver || !rows.length || hints !== this.solverHints)
+          this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
+        this.solverHints = hints;
+        this.solver.start(rows);
+        this.solverFor = m;
+        this.busySince = now;
+        this.busy = !this.solver.step(SOLVER_SLICE);
+        if (this.busy || hints) return;
+        const guess = this.solver.guess();
         if (guess) r = submitGuess(m, guess);
       }
       if (!r || !r.ok) return;
       this.match = r.state;
     }
+  }
+
+  /** Idle time: one more slice of the background work; true when it finished (render, play the tune, save). */
+  think(now: number): boolean {
+    // The match moved on (a new match): what was being worked out no longer matters.
+    if (this.match !== this.solverFor) this.busy = false;
+    if (!this.busy) return false;
+    const checking = this.checking;
+    if (checking) {
+      if (!checking.step(SOLVER_SLICE)) return false;
+      this.busy = false;
+      this.commit(answer(this.match as MatchState, this.fb, checking.rows()), "feedback", now);
+      return true;
+    }
+    if (!this.solver || !this.solver.step(SOLVER_SLICE)) return false;
+    this.busy = false;
+    if (this.solverHints) {
+      if (now < this.hintUntil) this.hintExample();
+      return true;
+    }
+    const guess = this.solver.guess();
+    const r = guess ? submitGuess(this.match as MatchState, guess) : null;
+    if (r && r.ok) this.match = r.state;
+    this.tune = TUNE_ACCEPT;
+    this.saveWanted = true;
+    return true;
+  }
+
+  /** The hint's example goes into the row being keyed, if it is still empty (undo takes it back peg by peg). */
+  private hintExample(): void {
+    const example = this.solver && this.solver.example();
+    if (!example || this.placed.length) return;
+    this.entry = example;
+    for (let i = 0; i < example.length; i++) this.placed.push(i);
   }
 
   private refuseWith(refusal: Refusal, target: FlashTarget, now: number): void {
@@ -518,5 +615,6 @@ export class App {
     this.placed = [];
     this.fb = { exact: 0, near: 0 };
     this.fbPresses = [];
+    this.checking = null;
   }
 }

@@ -9,7 +9,7 @@ import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, RED, VIOLET, WHITE, 
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
 import type { Layout } from "./layout";
 import { BLINK_ON, BLINK_PERIOD, Clock, pad } from "./frame";
-import { G_LOCK, G_RESUME, G_SLEEP, G_SOUND, SLEEP_MENU } from "./app";
+import { G_HINT, G_LOCK, G_RESUME, G_SLEEP, G_SOUND, SLEEP_MENU } from "./app";
 import { App, BRIGHTNESS_STEPS, FLIP_GRID_MENU, FLIP_PLAYERS_MENU, GAMES_MENU, MODE_MENU, PRESET_MENU, presetFits } from "./app";
 import { maxFlipGrid } from "./flip";
 
@@ -20,6 +20,12 @@ export const PLAYER_COLOURS = [RED, BLUE];
 /** Menu option colours per row; the chosen option shows white. */
 const MENU_COLOURS = [YELLOW, GREEN, ORANGE, BLUE, YELLOW];
 const TRACK_HALF = 15;
+/** Background work shows (a light running along the LEDs concerned) once it has lasted this long. */
+export const THINK_SHOW_MS = 300;
+export const CHASE_STEP_MS = 150;
+/** Builds without a track show the hint's count on the pad's rows 4 and 5 (free while a guess is keyed). */
+const PAD_HINT_BAR = 18;
+const PAD_HINT_LEN = 12;
 
 /** Colour of a code symbol on the LEDs: the blank is an unlit hole. */
 export function symbolColour(rules: Rules, s: number): number {
@@ -180,6 +186,13 @@ function drawPlay(app: App, m: MatchState, frame: Uint8Array, L: Layout, clock: 
   }
   drawPlayPad(app, m, rules, frame, L, ended, cursorOn);
   drawScores(m, rules, frame, L);
+  // Background work: the unit choosing its guess (its row), checking an answer (the row's key pegs).
+  const row = current - shift;
+  if (app.busy && !ended) {
+    if (role === "breaker" && game.phase === "guess") chase(frame, L.seg.board + row * L.pegs, L.pegs, clock, app.busySince);
+    if (app.checking) chase(frame, L.seg.keys + row * L.pegs, L.pegs, clock, app.busySince);
+  }
+  if (entryOnBoard && clock.now < app.hintUntil) drawHint(app, frame, L, clock);
   if (L.seg.status >= 0) {
     // Whose move: the codemaker's colour while the secret or feedback is awaited, else the codebreaker's.
     const mover = game.phase === "secret" || game.phase === "feedback" ? m.maker : 1 - m.maker;
@@ -211,6 +224,7 @@ function drawPlayPad(app: App, m: MatchState, rules: Rules, frame: Uint8Array, L
     pad(frame, L, G_UNDO, ORANGE);
     pad(frame, L, G_CLEAR, RED);
     pad(frame, L, G_OK, GREEN);
+    if (game.phase === "guess") pad(frame, L, G_HINT, WHITE);
   } else if (game.phase === "feedback" && !L.maker) {
     pad(frame, L, G_EXACT, rules.look === "arms" ? RED : VIOLET);
     pad(frame, L, G_NEAR, WHITE);
@@ -241,4 +255,28 @@ function drawScores(m: MatchState, rules: Rules, frame: Uint8Array, L: Layout): 
       if (lit !== OFF) frame[p === 0 ? start + i : start + len - 1 - i] = lit;
     }
   }
+}
+
+/** A light running along `len` LEDs from `start`, once the work begun at `since` has lasted THINK_SHOW_MS. */
+function chase(frame: Uint8Array, start: number, len: number, clock: Clock, since: number): void {
+  const step = Math.floor((clock.now - since) / CHASE_STEP_MS);
+  if (clock.now >= since + THINK_SHOW_MS) frame[start + (step % len)] = WHITE;
+  clock.at(since + (step + 1) * CHASE_STEP_MS);
+}
+
+/**
+ * The hint on the track (or the pad's free rows): how many codes still fit. Up to the bar's length,
+ * one green LED per code; beyond, orange LEDs, each doubling (n LEDs: about 2^n codes); one red LED:
+ * no code fits, the answers contradict each other. A light runs along it while it is worked out.
+ */
+function drawHint(app: App, frame: Uint8Array, L: Layout, clock: Clock): void {
+  const track = L.seg.track >= 0;
+  const start = track ? L.seg.track : L.seg.pad + PAD_HINT_BAR;
+  const len = track ? L.segLen.track : PAD_HINT_LEN;
+  const n = app.solver ? app.solver.total() : 0;
+  frame.fill(OFF, start, start + len);
+  clock.at(app.hintUntil);
+  if (app.busy) chase(frame, start, len, clock, app.busySince - THINK_SHOW_MS);
+  else if (!n) frame[start] = RED;
+  else frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
 }
