@@ -18,6 +18,7 @@ import { colourName } from "./colours.ts";
 import { LedChain, type LedStats, type Rgb } from "./leds.ts";
 import { Prng } from "./random.ts";
 import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
+import { solverTablesFor } from "../firmware/tools/tables.ts";
 import { bytesFromString, stringFromBytes, VirtualStorage, type StorageCut } from "./storage.ts";
 
 export type { Rgb, LedStats } from "./leds.ts";
@@ -33,6 +34,11 @@ export interface BoardOptions {
   profile?: string | Profile;
   /** JavaScript to flash as .bootcde. Default: the contents of dist/firmware.js. */
   firmware?: string;
+  /**
+   * Also write the solver's tables to Storage, as `npm run flash` does (firmware/tools/tables.ts).
+   * Default true; false leaves the unit to search on its own, like a unit flashed without them.
+   */
+  tables?: boolean;
   /** How long a key contact chatters after a press or release, in ms (default 5; 0 = clean edges). */
   bounceMs?: number;
   /** Seeds every source of randomness (key bounce, E.hwRand, the boot seed of Math.random). Default 1. */
@@ -139,6 +145,17 @@ export class VirtualBoard {
       firmware = readFileSync(DEFAULT_FIRMWARE, "utf8");
     }
     this.flash(firmware);
+    if (opts.tables ?? true) this.flashTables();
+  }
+
+  /** Writes the solver's tables for this profile to Storage, like `npm run flash` (unchanged ones are left alone). */
+  flashTables(): void {
+    for (const t of solverTablesFor(this.profile.pegs)) {
+      const old = this.storage.read(t.name);
+      if (old && old.length === t.bytes.length && old.every((b, i) => b === t.bytes[i])) continue;
+      if (!this.storage.write(t.name, t.bytes))
+        throw new Error(`the solver table ${t.name} (${t.bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
+    }
   }
 
   // ---------------------------------------------------------------- power

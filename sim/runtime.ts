@@ -442,6 +442,9 @@ export class EspruinoRuntime {
         this.idle();
       },
       print: (...args: unknown[]) => this.print(args),
+      // Base64 to and from 8-bit strings, as on the device (the CLI sends binary Storage files as atob chunks).
+      atob: (b64: unknown) => Buffer.from(String(b64), "base64").toString("latin1"),
+      btoa: (text: unknown) => Buffer.from(String(text), "latin1").toString("base64"),
       require: (name: unknown) => this.require(name),
       load: () => {
         this.guard();

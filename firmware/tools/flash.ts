@@ -2,7 +2,9 @@
  * npm run flash -- --port /dev/ttyACM0 [--profile NAME|PATH] [--dry-run] [--out-dir DIR] [--bundle FILE] [--timeout S] [--baud N]
  *
  * Builds the firmware for a profile and writes it with the espruino CLI into the board's Storage as `.bootcde`, which
- * runs at every boot (ESPRUINO.md 2.3, 6.2). `--dry-run` needs no board: it writes exactly what would be sent to
+ * runs at every boot (ESPRUINO.md 2.3, 6.2), with the solver's decision tables beside it (firmware/tools/tables.ts:
+ * one Storage file per codebreaker variant the build can play; `--no-tables` leaves them out and the unit then
+ * searches on its own, weaker and slower on the big variants). `--dry-run` needs no board: it writes exactly what would be sent to
  * <out-dir>/upload.js with the CLI's -o. The CLI (EspruinoTools 0.1.67) has known faults, worked around here:
  * - BLE crashes it without D-Bus: always --no-ble;
  * - its minifier breaks classes and its module loader goes online: the bundle is already one minified file, the board
@@ -24,6 +26,7 @@ import { parseArgs } from "node:util";
 import { BOARDS, type BoardInfo } from "../../hardware/boards.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../hardware/profile.ts";
 import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware, ROOT } from "./build.ts";
+import { solverTablesFor, storageFootprint, type SolverTable } from "./tables.ts";
 
 export const HARDWARE_DIR = ROOT + "hardware/";
 export const DEFAULT_OUT_DIR = ROOT + "dist/";
@@ -73,6 +76,8 @@ export interface FlashOptions {
   devDir?: string;
   /** The CLI script to run (tests substitute a stand-in). */
   cli?: string;
+  /** Leave the solver's tables out (default: written with the firmware). */
+  noTables?: boolean;
   out?: (text: string) => void;
   err?: (text: string) => void;
 }
@@ -81,6 +86,8 @@ export interface FlashResult {
   exitCode: number;
   bundle: string;
   bundleBytes: number;
+  /** The solver tables written (or that would be). */
+  tables?: SolverTable[];
   /** The dry run's output file and its size. */
   upload?: string;
   uploadBytes?: number;
@@ -89,6 +96,24 @@ export interface FlashResult {
 /** The most a bundle may take: the DESIGN.md bound, and the board's Storage less what saved state needs. */
 export function storageBudget(board: BoardInfo): number {
   return Math.min(BUNDLE_BOUND_BYTES, board.storageBytes - STATE_RESERVE_BYTES);
+}
+
+/**
+ * Everything the flash writes to Storage, each file with its header: what is left must still hold the saved state.
+ * Returns the bytes used, or throws naming what does not fit.
+ */
+export function checkStorageFit(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): number {
+  const tableBytes = tables.reduce((sum, t) => sum + t.bytes.length, 0);
+  const used = storageFootprint(bundleBytes) + tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), 0);
+  if (used > board.storageBytes - STATE_RESERVE_BYTES)
+    throw new FlashError(
+      [
+        `the firmware (${bundleBytes} bytes) and the solver tables (${tables.length} files, ${tableBytes} bytes) take ${used} bytes of the ${board.name}'s ${board.storageBytes}-byte Storage,`,
+        `  leaving less than the ${STATE_RESERVE_BYTES} bytes kept for saved state; flash with --no-tables to leave the tables out`,
+      ].join("\n"),
+      1,
+    );
+  return used;
 }
 
 /** The espruino CLI's entry script, from the installed npm package. */
@@ -268,6 +293,8 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     bytes = built.bytes;
   }
   const show = (p: string) => relative(process.cwd(), p) || p;
+  const tables = opts.noTables ? [] : solverTablesFor(profile.pegs);
+  const tableBytes = tables.reduce((sum, t) => sum + t.bytes.length, 0);
   const budget = storageBudget(board);
   if (bytes > budget)
     throw new FlashError(
@@ -278,6 +305,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
       ].join("\n"),
       1,
     );
+  const used = checkStorageFit(board, bytes, tables);
   if (bytes <= CLI_SHORT_UPLOAD_BYTES)
     err(
       `warning: ${bytes} bytes is a short upload; the espruino CLI 0.1.67 never reports those as done, so it will be stopped after the timeout\n`,
@@ -285,33 +313,54 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
 
   const cli = opts.cli ?? espruinoCli();
   const common = ["--board", boardFile, ...CLI_CONFIG];
-  const timeoutS = opts.timeoutS ?? defaultTimeoutS(bytes);
+  const timeoutS = opts.timeoutS ?? defaultTimeoutS(bytes + tableBytes);
+  const tableArgs = tables.flatMap((t) => ["--storage", `${t.name}:${t.path}`]);
+  const tablesNote = tables.length
+    ? ` and ${tables.length} solver tables (${tableBytes} bytes: ${tables.map((t) => t.name).join(", ")})`
+    : "";
   if (opts.dryRun) {
     mkdirSync(outDir, { recursive: true });
     const upload = join(outDir, "upload.js");
-    const code = await runCli(cli, ["--no-ble", ...common, "-o", upload, bundle, "--storage", `${BOOT_FILE}:-`], timeoutS, bytes, out, err);
-    if (code !== 0) return { exitCode: code, bundle, bundleBytes: bytes };
+    const code = await runCli(
+      cli,
+      ["--no-ble", ...common, "-o", upload, bundle, "--storage", `${BOOT_FILE}:-`, ...tableArgs],
+      timeoutS,
+      bytes,
+      out,
+      err,
+    );
+    if (code !== 0) return { exitCode: code, bundle, bundleBytes: bytes, tables };
     if (!existsSync(upload)) throw new FlashError(`the espruino CLI exited without writing ${show(upload)}`, 1);
     const uploadBytes = statSync(upload).size;
     const chunks = readFileSync(upload, "latin1").split(`require("Storage").write(${JSON.stringify(BOOT_FILE)},`).length - 1;
     out(
-      `dry run: ${show(upload)}: ${uploadBytes} bytes, what would be sent to write ${show(bundle)} (${bytes} bytes) to Storage as ${BOOT_FILE} in ${chunks} chunks; nothing was sent\n`,
+      `dry run: ${show(upload)}: ${uploadBytes} bytes, what would be sent to write ${show(bundle)} (${bytes} bytes) to Storage as ${BOOT_FILE} in ${chunks} chunks${tablesNote}; ${used} of ${board.storageBytes} bytes of Storage used; nothing was sent\n`,
     );
-    return { exitCode: 0, bundle, bundleBytes: bytes, upload, uploadBytes };
+    return { exitCode: 0, bundle, bundleBytes: bytes, tables, upload, uploadBytes };
   }
   const baud = opts.baud ?? board.consoleBaud;
-  const args = ["--no-ble", "-p", port!, ...common, ...(baud ? ["-b", String(baud)] : []), bundle, "--storage", `${BOOT_FILE}:-`];
-  out(`flashing ${show(bundle)} (${bytes} bytes, profile ${profile.id}) to ${port} as ${BOOT_FILE}\n`);
+  const args = [
+    "--no-ble",
+    "-p",
+    port!,
+    ...common,
+    ...(baud ? ["-b", String(baud)] : []),
+    bundle,
+    "--storage",
+    `${BOOT_FILE}:-`,
+    ...tableArgs,
+  ];
+  out(`flashing ${show(bundle)} (${bytes} bytes, profile ${profile.id}) to ${port} as ${BOOT_FILE}${tablesNote}\n`);
   const code = await runCli(cli, args, timeoutS, bytes, out, err);
   if (code === 0)
     out(
       `done: ${profile.id} runs from ${BOOT_FILE} at every boot. Hold OK (grid key p66 on R1, bottom-right of the main pad) at power-on for the self-test.\n`,
     );
-  return { exitCode: code, bundle, bundleBytes: bytes };
+  return { exitCode: code, bundle, bundleBytes: bytes, tables };
 }
 
 const USAGE =
-  "usage: npm run flash -- --port PORT [--profile NAME|PATH] [--dry-run] [--out-dir DIR] [--bundle FILE] [--timeout SECONDS] [--baud N]";
+  "usage: npm run flash -- --port PORT [--profile NAME|PATH] [--dry-run] [--no-tables] [--out-dir DIR] [--bundle FILE] [--timeout SECONDS] [--baud N]";
 
 async function main(): Promise<number> {
   let values;
@@ -321,6 +370,7 @@ async function main(): Promise<number> {
         port: { type: "string", short: "p" },
         profile: { type: "string" },
         "dry-run": { type: "boolean" },
+        "no-tables": { type: "boolean" },
         "out-dir": { type: "string" },
         bundle: { type: "string" },
         timeout: { type: "string" },
@@ -347,6 +397,7 @@ async function main(): Promise<number> {
       port: values.port,
       profile: values.profile,
       dryRun: values["dry-run"],
+      noTables: values["no-tables"],
       outDir: values["out-dir"],
       bundle: values.bundle,
       timeoutS: number(values.timeout, "timeout"),

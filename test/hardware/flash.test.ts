@@ -3,6 +3,7 @@
  * path is run against a recording stand-in board over tcp://; and each problem before flashing is refused with
  * what to do and the documented exit code.
  */
+import { solverTablesFor, storageFootprint } from "../../firmware/tools/tables.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +14,7 @@ import { runInNewContext } from "node:vm";
 import { BOARDS } from "../../hardware/boards.ts";
 import { listProfiles } from "../../hardware/profile.ts";
 import { ROOT } from "../../firmware/tools/build.ts";
-import { checkPort, flash, FlashError, storageBudget, type FlashOptions } from "../../firmware/tools/flash.ts";
+import { checkPort, checkStorageFit, flash, FlashError, storageBudget, type FlashOptions } from "../../firmware/tools/flash.ts";
 
 let dir: string;
 beforeAll(() => {
@@ -50,6 +51,8 @@ function replayUpload(stream: string): { files: Map<string, Buffer>; loaded: str
       return Storage;
     },
     load: (f: string) => loaded.push(f),
+    // Binary files (the solver tables) come as base64 chunks, decoded on the board as 8-bit strings.
+    atob: (b64: string) => Buffer.from(b64, "base64").toString("latin1"),
     reset: () => {},
     print: () => {},
   });
@@ -64,7 +67,7 @@ describe("npm run flash -- --dry-run", () => {
     expect(r.upload).toBe(join(outDir, "upload.js"));
     const upload = readFileSync(r.upload!, "latin1");
     const bundle = readFileSync(r.bundle, "latin1");
-    expect(upload.startsWith('require("Storage").write(".bootcde",')).toBe(true);
+    expect(upload.startsWith('require("Storage").write(')).toBe(true);
     expect(upload.trimEnd().endsWith('load(".bootcde")')).toBe(true);
     const { files, loaded } = replayUpload(upload);
     expect(files.get(".bootcde")!.toString("latin1")).toBe(bundle);
@@ -73,6 +76,42 @@ describe("npm run flash -- --dry-run", () => {
       /dry run: .*upload\.js: \d+ bytes, what would be sent to write .*firmware\.js \(\d+ bytes\) to Storage as \.bootcde in \d+ chunks/,
     );
     expect(r.text).not.toMatch(/ENOTFOUND|getaddrinfo|not found/);
+  });
+
+  it("writes the solver tables beside it, byte for byte, and leaves the 4 KB for saved state", async () => {
+    const r = await flashQuietly({ dryRun: true, outDir: join(dir, "dry-tables") });
+    const { files } = replayUpload(readFileSync(r.upload!, "latin1"));
+    const tables = solverTablesFor(5);
+    expect(tables.map((t) => t.name)).toEqual([
+      "bb.t.brainiac",
+      "bb.t.brainiac+",
+      "bb.t.travel",
+      "bb.t.travel+",
+      "bb.t.race",
+      "bb.t.race+",
+    ]);
+    for (const t of tables) expect(new Uint8Array(files.get(t.name)!), t.name).toEqual(t.bytes);
+    const used = storageFootprint(r.bundleBytes) + tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), 0);
+    expect(BOARDS.pico.storageBytes - used).toBeGreaterThanOrEqual(4096);
+    expect(r.text).toMatch(/and 6 solver tables \(\d+ bytes: bb\.t\.brainiac, .*\); \d+ of 49152 bytes of Storage used/);
+  });
+
+  it("writes only the four-hole tables for the mini build, and none with --no-tables", async () => {
+    const mini = await flashQuietly({ dryRun: true, profile: "mini-pico", outDir: join(dir, "dry-mini") });
+    expect(mini.tables?.map((t) => t.name)).toEqual(["bb.t.brainiac", "bb.t.brainiac+", "bb.t.travel", "bb.t.travel+"]);
+    const bare = await flashQuietly({ dryRun: true, noTables: true, outDir: join(dir, "dry-bare") });
+    expect(bare.tables).toEqual([]);
+    expect([...replayUpload(readFileSync(bare.upload!, "latin1")).files.keys()]).toEqual([".bootcde"]);
+  });
+
+  it("refuses firmware and tables that would leave less than 4 KB of Storage, and names --no-tables", () => {
+    const tables = solverTablesFor(5);
+    const small = { ...BOARDS.pico, storageBytes: 44 * 1024 };
+    expect(() => checkStorageFit(small, 30000, tables)).toThrow(
+      /the firmware \(30000 bytes\) and the solver tables \(6 files, \d+ bytes\) take \d+ bytes of the Espruino Pico's 45056-byte Storage,[\s\S]*--no-tables/,
+    );
+    expect(checkStorageFit(small, 30000, [])).toBe(30032);
+    expect(checkStorageFit(BOARDS.pico, 32 * 1024, tables)).toBeLessThanOrEqual(BOARDS.pico.storageBytes - 4096);
   });
 
   it("takes a ready bundle with --bundle and creates the output directory", async () => {

@@ -4,6 +4,7 @@
  * answers a key press. Also npm run flash (firmware/tools/flash.ts) through the same port, and the REPL as the CLI
  * and a terminal see it. No network: the CLI gets the offline board file, and the console listens on 127.0.0.1.
  */
+import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -79,7 +80,7 @@ describe.skipIf(!HAS_CLI)(
     : "the espruino CLI over tcp:// (skipped: node_modules/espruino is not installed)",
   () => {
     it("writes the bundle into empty Storage as .bootcde byte for byte; after a power cycle the unit boots and answers a key", async () => {
-      const board = new VirtualBoard({ firmware: "" });
+      const board = new VirtualBoard({ firmware: "", tables: false });
       board.storage.erase(BOOT_FILE);
       expect(board.storage.list()).toEqual([]);
       board.powerOn();
@@ -109,8 +110,8 @@ describe.skipIf(!HAS_CLI)(
       console.log(`espruino CLI upload of ${readFileSync(bundle).length} bytes over tcp:// took ${r.ms} ms`);
     });
 
-    it("npm run flash -- --port tcp://... replaces an old firmware through the same console", async () => {
-      const board = new VirtualBoard({ firmware: 'print("old firmware");' });
+    it("npm run flash -- --port tcp://... replaces an old firmware through the same console and writes the solver tables", async () => {
+      const board = new VirtualBoard({ firmware: 'print("old firmware");', tables: false });
       board.powerOn();
       expect(board.consoleLog).toEqual(["old firmware"]);
       const server = await serve(board);
@@ -127,6 +128,17 @@ describe.skipIf(!HAS_CLI)(
       expect(r.exitCode, text).toBe(0);
       expect(text).toContain("Upload Complete");
       expect(board.storage.readString(BOOT_FILE)).toBe(readFileSync(bundle, "latin1"));
+      // Every table of the build, byte for byte (binary data through the CLI's atob chunks).
+      const tables = solverTablesFor(board.profile.pegs);
+      expect(r.tables?.map((t) => t.name)).toEqual([
+        "bb.t.brainiac",
+        "bb.t.brainiac+",
+        "bb.t.travel",
+        "bb.t.travel+",
+        "bb.t.race",
+        "bb.t.race+",
+      ]);
+      for (const t of tables) expect(board.storage.read(t.name), t.name).toEqual(t.bytes);
       expectBootsAndAnswersKeys(board);
       // the old firmware ran once, at the first power-on, and never again ("" is the CLI's print())
       expect(board.consoleLog.filter((l) => l === "old firmware")).toHaveLength(1);
