@@ -27,6 +27,8 @@ const SLEEP_TICK_MS = 8000;
 const BATTERY_EVERY_MS = 30000;
 /** With an empty battery the unit shows the warning this long after a key, then sleeps again. */
 const EMPTY_AWAKE_MS = 5000;
+/** Between two slices of background work (each about 0.3 s on the Pico), key scans and LED updates get their turn. */
+const THINK_GAP_MS = 10;
 /** An error flag this soon after boot means the saved state itself is at fault: drop it. */
 const BOOT_GRACE_MS = 5000;
 
@@ -134,17 +136,19 @@ function start(): void {
 
   /** Background work (the unit's guess, an answer's check, hints) in slices between other work, so keys and LEDs stay responsive. */
   function think(): void {
-    if (app.think(nowMs())) {
+    const done = app.think(nowMs());
+    if (done) {
       const tune = app.takeTune();
       if (tune) buzzer.play(tune);
-      show();
-      if (app.takeSave()) save();
     }
+    // Every slice: the thinking light moves on.
+    show();
+    if (done && app.takeSave()) save();
     thinkLater();
   }
 
   function thinkLater(): void {
-    if (app.busy) sched.at(SLOT_THINK, nowMs() + 1, think);
+    if (app.busy) sched.at(SLOT_THINK, nowMs() + THINK_GAP_MS, think);
   }
 
   function onKey(key: number, down: boolean): void {

@@ -134,14 +134,14 @@ export class App {
   };
   /**
    * Background work for the current game, in slices: the unit's next guess when it breaks, else the
-   * hints for the human codebreaker (kept up to date after every row). `busy` while it works, since
-   * `busySince`; `solverFor` is the match it works on.
+   * hints for the human codebreaker (kept up to date after every row). `busy` while it works, for
+   * `slices` slices so far; `solverFor` is the match it works on.
    */
   solver: SolverState | null = null;
   private solverFor: MatchState | null = null;
   private solverHints = false;
   busy = false;
-  busySince = 0;
+  slices = 0;
   /** The answer just given to the unit (secret in the head), being checked for a contradiction before it counts. */
   checking: ConflictSearch | null = null;
   /** The hint shows until then (the count on the track, an example in an empty row). */
@@ -202,7 +202,7 @@ export class App {
     this.screen = s.screen === "play" && this.match ? "play" : s.screen === "flip" && this.flip.state ? "flip" : "menu";
     this.resetEntry();
     // A power cut while the unit was thinking: it thinks again.
-    if (this.match) this.runUnit(now);
+    if (this.match) this.runUnit();
     return "";
   }
 
@@ -293,7 +293,7 @@ export class App {
     else if (g === G_RESUME && this.resumable()) {
       this.screen = flip ? "flip" : "play";
       this.resetEntry();
-      if (!flip) this.runUnit(now);
+      if (!flip) this.runUnit();
     } else if (g === G_OK) {
       this.startMatch(now);
       return;
@@ -346,7 +346,7 @@ export class App {
     this.match = newMatch(config);
     this.screen = "play";
     this.resetEntry();
-    this.runUnit(now);
+    this.runUnit();
     this.tune = TUNE_ACCEPT;
     this.saveWanted = true;
   }
@@ -499,7 +499,7 @@ export class App {
         this.checking = createConflictSearch(rulesOf(m), m.game.rows.concat([{ guess: m.game.pending as Code, feedback: this.fb }]));
         this.solverFor = m;
         this.busy = true;
-        this.busySince = now;
+        this.slices = 0;
         this.think(now);
       } else this.commit(r, "feedback", now);
     } else this.refuse("feedback", [], now);
@@ -514,7 +514,7 @@ export class App {
     const before = this.match as MatchState;
     this.match = r.state;
     this.resetEntry();
-    this.runUnit(now);
+    this.runUnit();
     this.tune = this.tuneFor(before, this.match as MatchState);
     this.saveWanted = true;
   }
@@ -532,7 +532,7 @@ export class App {
    * (played at once from the table, or by think() in idle time). A human codebreaker's hints start
    * the same way.
    */
-  private runUnit(now: number): void {
+  private runUnit(): void {
     for (let guard = 0; guard < 4; guard++) {
       const m = this.match as MatchState;
       const role = unitRole(m);
@@ -549,7 +549,7 @@ export class App {
         this.solverHints = hints;
         this.solver.start(rows);
         this.solverFor = m;
-        this.busySince = now;
+        this.slices = 0;
         this.busy = !this.solver.step(SOLVER_SLICE);
         if (this.busy || hints) return;
         const guess = this.solver.guess();
@@ -565,6 +565,7 @@ export class App {
     // The match moved on (a new match): what was being worked out no longer matters.
     if (this.match !== this.solverFor) this.busy = false;
     if (!this.busy) return false;
+    this.slices++;
     const checking = this.checking;
     if (checking) {
       if (!checking.step(SOLVER_SLICE)) return false;

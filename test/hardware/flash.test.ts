@@ -14,7 +14,15 @@ import { runInNewContext } from "node:vm";
 import { BOARDS } from "../../hardware/boards.ts";
 import { listProfiles } from "../../hardware/profile.ts";
 import { ROOT } from "../../firmware/tools/build.ts";
-import { checkPort, checkStorageFit, flash, FlashError, storageBudget, type FlashOptions } from "../../firmware/tools/flash.ts";
+import {
+  checkPort,
+  checkStorageFit,
+  flash,
+  FlashError,
+  storageBudget,
+  type FlashOptions,
+  type FlashResult,
+} from "../../firmware/tools/flash.ts";
 
 let dir: string;
 beforeAll(() => {
@@ -23,7 +31,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs flash() with its output captured. */
-async function flashQuietly(opts: FlashOptions): Promise<{ exitCode: number; text: string; upload?: string; bundle: string }> {
+async function flashQuietly(opts: FlashOptions): Promise<FlashResult & { text: string }> {
   let text = "";
   const r = await flash({ ...opts, out: (t) => (text += t), err: (t) => (text += t) });
   return { ...r, text };

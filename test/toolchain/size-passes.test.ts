@@ -1,0 +1,58 @@
+/**
+ * The build's size passes (firmware/tools/build.ts): this-aliasing in methods and type-aware
+ * property mangling. Both change the bundle's text, so both must keep its meaning.
+ */
+import { describe, expect, it } from "vitest";
+import { runInNewContext } from "node:vm";
+import { aliasThis } from "../../firmware/tools/alias-this.ts";
+import { espruinoPropertyNames, manglePattern } from "../../firmware/tools/mangle.ts";
+import { ROOT } from "../../firmware/tools/build.ts";
+
+const SAMPLE = `
+class A{constructor(t){this.v=t,this.w=[],this.n=0,this.k=1}add(t){let e=t*2;this.w.push(e),this.n+=e,this.k++;return this.n}
+each(){let r=[];this.w.forEach(function(t){r.push(this===undefined?t:-1)});this.w.forEach(t=>r.push(this.v+t));return r.concat([this.n,this.k])}
+few(){return this.v+this.n}}
+class B extends A{constructor(t){super(t),this.x=this.v+1,this.y=this.x+1,this.z=this.y+1}get s(){return this.x+this.y+this.z+this.v}}
+function run(C){const b=new C(3);b.add(2);b.add(5);return JSON.stringify([b.each(),b.few(),b.s])}
+out=run(B);`;
+
+describe("this-aliasing (firmware/tools/alias-this.ts)", () => {
+  const aliased = aliasThis(SAMPLE);
+
+  it("keeps the meaning of the code", () => {
+    const before: { out?: string } = {};
+    const after: { out?: string } = {};
+    runInNewContext(SAMPLE, before);
+    runInNewContext(aliased, after);
+    expect(after.out).toBe(before.out);
+    expect(aliased.length).toBeLessThan(SAMPLE.length);
+  });
+
+  it("aliases methods with enough uses, joined to a leading let, with a letter the method does not use", () => {
+    expect(aliased).toContain("add(t){let a=this,e=t*2;a.w.push(e),a.n+=e,a.k++;return a.n}");
+    // few() reads this twice: an alias would cost more than it saves
+    expect(aliased).toContain("few(){return this.v+this.n}");
+  });
+
+  it("leaves a nested function's own this alone, aliases an arrow's, and never touches a derived constructor", () => {
+    expect(aliased).toMatch(/forEach\(function\(t\)\{r\.push\(this===undefined/);
+    expect(aliased).toMatch(/forEach\(t=>r\.push\([a-z]\.v\+t\)\)/);
+    expect(aliased).toContain("constructor(t){super(t),this.x=this.v+1");
+  });
+});
+
+describe("type-aware property mangling (firmware/tools/mangle.ts)", () => {
+  const pattern = manglePattern(ROOT);
+  const used = espruinoPropertyNames(ROOT);
+
+  it("keeps the names the firmware uses on Espruino's objects: setWatch and analogWrite options, E.lockConsole, array methods", () => {
+    for (const name of ["repeat", "edge", "freq", "lockConsole", "length", "push", "write", "read"]) {
+      expect(used.has(name), name).toBe(true);
+      expect(pattern.test(name), name).toBe(false);
+    }
+  });
+
+  it("mangles the firmware's own names even where Espruino declares the same name (String.match, Math.round...)", () => {
+    for (const name of ["match", "round", "state", "history", "layout"]) expect(pattern.test(name), name).toBe(true);
+  });
+});
