@@ -1,5 +1,5 @@
 import { feedback } from "./feedback";
-import { codeSpaceSize, countCompletions } from "./presets";
+import { countCompletions } from "./presets";
 import { Code, Row, Rules } from "./types";
 
 /**
@@ -133,12 +133,4 @@ export function conflictingRows(rules: Rules, rows: Row[]): number[] {
     if (countConsistent(rules, pickRows(rows, without), 1) === 0) kept = without;
   }
   return kept;
-}
-
-/**
- * The unit's next guess as codebreaker: a consistent valid secret (which is a valid guess in every
- * preset), the first one from a random position of the enumeration; null on contradictory feedback.
- */
-export function unitGuess(rules: Rules, rows: Row[], rand: () => number): Code | null {
-  return firstConsistent(rules, rows, Math.floor(rand() * codeSpaceSize(rules, true)));
 }
