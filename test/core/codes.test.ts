@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { codeAt, conflictingRows, countConsistent, firstConsistent, forEachCode, isConsistent, unitGuess } from "../../firmware/core/codes";
-import { feedback } from "../../firmware/core/feedback";
+import { codeAt, conflictingRows, countConsistent, firstConsistent, forEachCode, isConsistent } from "../../firmware/core/codes";
 import { codeSpaceSize, rulesFor } from "../../firmware/core/presets";
 import type { Code, Row } from "../../firmware/core/types";
-import { checkGuess, checkSecret } from "../../firmware/core/validate";
-import { plainValidCodes, seededRandom, VARIANTS } from "./helpers";
+import { plainValidCodes, VARIANTS } from "./helpers";
 
 const brainiac = rulesFor("brainiac", false);
 
@@ -141,55 +139,5 @@ describe("conflictingRows", () => {
     const rows = [row([0, 0, 1, 1], 4, 0)];
     expect(conflictingRows(brainiac, rows)).toEqual([]);
     expect(conflictingRows(rulesFor("travel", false), rows)).toEqual([0]);
-  });
-});
-
-describe("unitGuess", () => {
-  for (const variant of VARIANTS) {
-    it(`${variant.name}: the unit's guess is a valid guess consistent with every row so far`, () => {
-      const rules = rulesFor(variant.preset, variant.harder);
-      const rand = seededRandom(11);
-      const secrets = plainValidCodes(variant.preset, variant.harder, true);
-      for (let game = 0; game < 5; game++) {
-        const secret = secrets[Math.floor(rand() * secrets.length)];
-        const rows: Row[] = [];
-        for (let n = 0; n < rules.rows; n++) {
-          const guess = unitGuess(rules, rows, rand);
-          expect(guess).not.toBeNull();
-          if (guess === null) break;
-          expect(checkGuess(rules, guess)).toBeNull();
-          expect(checkSecret(rules, guess)).toBeNull();
-          expect(isConsistent(guess, rows)).toBe(true);
-          rows.push({ guess: guess, feedback: feedback(guess, secret) });
-          if (guess.join() === secret.join()) break;
-        }
-      }
-    });
-  }
-
-  it("returns null when the feedback is contradictory", () => {
-    expect(unitGuess(brainiac, [row([0, 0, 0, 0], 3, 1)], seededRandom(1))).toBeNull();
-  });
-
-  it("solves every Brainiac secret within 12 rows", () => {
-    const rand = seededRandom(2024);
-    let worst = 0;
-    let total = 0;
-    for (const secret of plainValidCodes("brainiac", false, true)) {
-      const rows: Row[] = [];
-      let solved = false;
-      while (!solved && rows.length < brainiac.rows) {
-        const guess = unitGuess(brainiac, rows, rand);
-        if (guess === null) throw new Error("contradiction with honest feedback for " + secret.join());
-        const fb = feedback(guess, secret);
-        rows.push({ guess: guess, feedback: fb });
-        solved = fb.exact === 4;
-      }
-      expect(solved).toBe(true);
-      worst = Math.max(worst, rows.length);
-      total += rows.length;
-    }
-    expect(worst).toBeLessThanOrEqual(12);
-    expect(total / 1296).toBeLessThan(6);
   });
 });
