@@ -1,12 +1,17 @@
 /**
  * npm run sim -- --script FILE [--json] [--profile NAME] [--bounce MS] [--seed N] [--storage FILE]
  *                [--show-secret] [--firmware FILE] [--no-color]
+ * npm run sim -- --watch [--preset brainiac|travel|race] [--harder] [--games N] [--head] [--seed N] [--json] ...
  *
  * Runs a script (sim/script.ts) against the firmware on the virtual board, headless: the bundle is
  * built for the profile (or --firmware FILE is used), the board is powered on and booted, the
  * commands run in virtual time, and the board is printed as text at the end and at every `show`
  * (or, with --json, as one JSON document). Exit status 1 when the script is bad, an `expect`
  * failed, or the firmware recorded errors.
+ *
+ * --watch plays the person's side of a match against the unit instead (sim/watch.ts), in virtual
+ * time, and prints every row and every game's result as it goes (or, with --json, one JSON event a
+ * line). Exit status 1 when the watcher had to stop on something it could not play on from.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -18,8 +23,12 @@ import { bundleFor, readBundle } from "./bundle.ts";
 import { bootBoard, ExpectFailure, parseScript, runCommands, ScriptError, type Command } from "./script.ts";
 import { formatBoard } from "./text.ts";
 import { segmentViews, type PixelView } from "./view.ts";
+import { Watcher, type WatchEvent } from "./watch.ts";
+import { PRESET_IDS } from "../firmware/core/presets.ts";
+import type { PresetId } from "../firmware/core/types.ts";
 
 const USAGE = `usage: npm run sim -- --script FILE [options]
+       npm run sim -- --watch [--preset NAME] [--harder] [--games N] [--head] [options]
 
   --script FILE     the commands to run (- for standard input); see README "Play on a laptop"
   --json            print the result as JSON (every segment's pixels as palette names and RGB)
@@ -29,7 +38,16 @@ const USAGE = `usage: npm run sim -- --script FILE [options]
   --seed N          seed for key bounce and the firmware's randomness (default 1)
   --storage FILE    keep the unit's Storage in this JSON file (default: in memory)
   --show-secret     print the secret segment (hidden by default, as under the shield)
-  --no-color        plain text even on a terminal`;
+  --no-color        plain text even on a terminal
+
+  --watch           watch the unit play: the simulator plays your side of a match against the unit
+                    (the unit breaks first; when the roles switch, it breaks the unit's code with the
+                    unit's own solver), in virtual time; prints every row and every game's result
+  --preset NAME     with --watch: brainiac, travel or race (default: the unit's menu choice)
+  --harder          with --watch: the harder variant (extra challenge, expert, advanced)
+  --games N         with --watch: stop after N games (default: the end of the match)
+  --head            with --watch: keep the code in the head (OK on an empty secret) instead of keying it
+  --json            with --watch: one JSON event a line`;
 
 /** One JSON snapshot of the board (the --json form; `shows` holds one per `show` command). */
 export interface BoardJson {
@@ -73,6 +91,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
         storage: { type: "string" },
         "show-secret": { type: "boolean" },
         "no-color": { type: "boolean" },
+        watch: { type: "boolean" },
+        preset: { type: "string" },
+        harder: { type: "boolean" },
+        games: { type: "string" },
+        head: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -90,7 +113,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
     console.error(red(msg, errColour));
     return 1;
   };
-  if (!values.script) return fail(`--script FILE is required\n\n${USAGE}`);
+  if (values.watch) {
+    if (values.script) return fail(`--watch and --script do not go together\n\n${USAGE}`);
+    return watchMain(values, fail);
+  }
+  if (!values.script) return fail(`--script FILE (or --watch) is required\n\n${USAGE}`);
   const number = (name: string, v: string | undefined): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -155,6 +182,75 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
   let status = 0;
   for (const e of board.errors) status = fail(`firmware error: ${e}`);
   if (expectFailure) status = fail(`${values.script}: ${expectFailure.message}`);
+  return status;
+}
+
+interface WatchArgs {
+  json?: boolean;
+  profile?: string;
+  firmware?: string;
+  bounce?: string;
+  seed?: string;
+  storage?: string;
+  preset?: string;
+  harder?: boolean;
+  games?: string;
+  head?: boolean;
+}
+
+/** --watch: the watcher plays a match against the unit in virtual time and prints what happens. */
+async function watchMain(values: WatchArgs, fail: (msg: string) => number): Promise<number> {
+  const whole = (name: string, v: string | undefined, min: number): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} needs a whole number >= ${min}, got "${v}"`);
+    return n;
+  };
+  let profile: Profile;
+  let games: number | undefined;
+  let seed: number | undefined;
+  let bounceMs: number | undefined;
+  try {
+    if (values.preset !== undefined && !PRESET_IDS.includes(values.preset as PresetId))
+      throw new Error(`--preset needs one of ${PRESET_IDS.join(", ")}, got "${values.preset}"`);
+    games = whole("games", values.games, 1);
+    seed = whole("seed", values.seed, 0);
+    bounceMs = whole("bounce", values.bounce, 0);
+    profile = loadProfile(values.profile);
+  } catch (e) {
+    return fail(e instanceof ProfileError ? e.message : `error: ${(e as Error).message}`);
+  }
+  let firmware: string;
+  try {
+    firmware = values.firmware ? readBundle(values.firmware) : (await bundleFor(values.profile)).code;
+  } catch (e) {
+    if (e instanceof BuildError) return fail(`build failed: ${e.message}`);
+    return fail(`error: ${(e as Error).message}`);
+  }
+  const board = bootBoard({ profile, firmware, bounceMs, seed, storageFile: values.storage });
+  let watcher: Watcher;
+  try {
+    watcher = new Watcher(board, {
+      preset: values.preset as PresetId | undefined,
+      harder: values.harder,
+      games,
+      seed,
+      secret: values.head ? "head" : "keyed",
+    });
+  } catch (e) {
+    return fail(`error: ${(e as Error).message}`);
+  }
+  let status = 0;
+  watcher.on((e: WatchEvent) => {
+    if (values.json) console.log(JSON.stringify(e));
+    else if (e.type === "guess")
+      return; // the row's line follows, with the answer
+    else if (e.type === "stopped" && e.reason === "error") status = fail(e.text);
+    else console.log(`${(e.at / 1000).toFixed(1).padStart(7)} s  ${e.text}`);
+    if (e.type === "stopped" && e.reason === "error") status = 1;
+  });
+  watcher.run();
+  for (const e of board.errors) status = fail(`firmware error: ${e}`);
   return status;
 }
 

@@ -1,5 +1,6 @@
 /**
  * npm start [-- --profile NAME] [--port N] [--storage FILE] [--host ADDR] [--bounce MS] [--seed N]
+ *           [--watch [--preset NAME] [--harder]]
  *
  * Builds the bundle for the profile (dist/firmware.js, as npm run build does), runs it on the
  * virtual board in step with real time, and serves the page that draws the unit (prints its URL).
@@ -13,15 +14,21 @@ import { BuildError, DEFAULT_OUT, sizeReport } from "../firmware/tools/build.ts"
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../hardware/profile.ts";
 import { bundleFor } from "./bundle.ts";
 import { DEFAULT_PORT, startSimulator } from "./server.ts";
+import { PRESET_IDS } from "../firmware/core/presets.ts";
+import type { PresetId } from "../firmware/core/types.ts";
 
 const USAGE = `usage: npm start -- [--profile NAME] [--port N] [--storage FILE] [--host ADDR] [--bounce MS] [--seed N]
+                      [--watch [--preset NAME] [--harder]]
 
   --profile NAME   hardware profile (default ${DEFAULT_PROFILE})
   --port N         port of the page (default ${DEFAULT_PORT}; a free one when taken)
   --storage FILE   the unit's Storage file (default ~/.brainboard/storage-PROFILE.json)
   --host ADDR      address to listen on (default 127.0.0.1; 0.0.0.0 to let other machines in)
   --bounce MS      key contact bounce (default 5)
-  --seed N         seed of the board's randomness (default: the time)`;
+  --seed N         seed of the board's randomness (default: the time)
+  --watch          start watching the unit play at once (as the page's "Watch the unit play" button)
+  --preset NAME    with --watch: brainiac, travel or race (default: the unit's menu choice)
+  --harder         with --watch: the harder variant`;
 
 /** Where the unit's Storage lives between runs when --storage is not given. */
 export function defaultStorageFile(profileId: string): string {
@@ -47,6 +54,9 @@ async function main(): Promise<void> {
         host: { type: "string" },
         bounce: { type: "string" },
         seed: { type: "string" },
+        watch: { type: "boolean" },
+        preset: { type: "string" },
+        harder: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -70,6 +80,10 @@ async function main(): Promise<void> {
   const port = num("port", values.port, 65535) ?? DEFAULT_PORT;
   const bounceMs = num("bounce", values.bounce);
   const seed = num("seed", values.seed) ?? Date.now() % 2 ** 31;
+  if (values.preset !== undefined && !PRESET_IDS.includes(values.preset as PresetId)) {
+    console.error(`--preset needs one of ${PRESET_IDS.join(", ")}, got "${values.preset}"`);
+    process.exit(1);
+  }
 
   let profileId: string;
   let firmware: string;
@@ -103,6 +117,12 @@ async function main(): Promise<void> {
   };
   printConsole();
   sim.board.on("console", printConsole);
+  if (values.watch) {
+    const w = sim.watch({ preset: values.preset as PresetId | undefined, harder: values.harder });
+    w.on((e) => {
+      if (e.type !== "guess") console.log(`watch: ${e.text}`);
+    });
+  }
   const stop = () => {
     sim.close().then(() => process.exit(0));
   };

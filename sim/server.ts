@@ -12,6 +12,10 @@
  *   POST /api/command       script lines (text/plain), e.g. "press p11" or "power cycle"; answers
  *                           {ok, now, ran, shown} (shown: the text picture of each `show`) or {ok: false, error}
  *   POST /api/view          {"shield": true|false, "labels": true|false, "muted": true|false}
+ *   POST /api/watch         {"action": "start", "preset"?: "brainiac"|"travel"|"race", "harder"?: bool,
+ *                           "games"?: N, "secret"?: "keyed"|"head", "seed"?: N} starts watching the unit
+ *                           play (sim/watch.ts) on this board, in real time; {"action": "stop"} stops it.
+ *                           The state's `watch` says what it does ({running, line, log}).
  *   GET  /api/pictures      Brain Flip's 100 pictures ({id, name, svg}, sim/pictures.ts); the state's
  *                           `flip` says which lie on the pad's cards while the Brain Flip screen shows
  *
@@ -30,8 +34,11 @@ import { unitGeometry, type UnitGeometry } from "./geometry.ts";
 import { keyAliases, keyboardShortcuts } from "./keys.ts";
 import { padShowsCards, PictureDeal, pictureList, PICTURES, readSaved, type Deal } from "./pictures.ts";
 import { Prng } from "./random.ts";
-import { ExpectFailure, parseScript, runCommands, ScriptError, formatCommand } from "./script.ts";
+import { ExpectFailure, parseScript, runCommand, ScriptError, formatCommand } from "./script.ts";
 import { formatBoard } from "./text.ts";
+import { Watcher, type WatchOptions, type WatchStatus } from "./watch.ts";
+import { PRESET_IDS } from "../firmware/core/presets.ts";
+import type { PresetId } from "../firmware/core/types.ts";
 import { COLOUR_INITIALS, INITIALS_LEGEND, screenViews, type ScreenPixel } from "./view.ts";
 
 export const PAGE_DIR = fileURLToPath(new URL("./page/", import.meta.url));
@@ -86,6 +93,8 @@ export interface SimState {
   view: ViewSwitches;
   /** Brain Flip's cards while its screen shows (the unit on, its pad lighting the cards); else null. */
   flip: FlipCards | null;
+  /** Watching the unit play (sim/watch.ts): running or not, the latest line and the recent ones; null before the first watch. */
+  watch: WatchStatus | null;
 }
 
 /** Brain Flip's cards on the pad: picture ids in card order (card = row * grid + column). */
@@ -113,10 +122,18 @@ export interface Simulator {
   command(text: string): string[];
   /** Starts or stops virtual time following real time. */
   setRunning(on: boolean): void;
+  /** Runs the board for `ms` of virtual time now, letting a watch act on time (as a `wait` command does). */
+  advance(ms: number): void;
   readonly running: boolean;
   view: ViewSwitches;
   /** Brain Flip's cards: the pictures dealt for the current (or latest) game, null before the first. */
   readonly deal: Deal | null;
+  /** Starts watching the unit play on this board, in step with the board's clock (stops a watch already running). */
+  watch(opts?: WatchOptions): Watcher;
+  /** Stops the watch, if one runs (held keys are released). */
+  stopWatch(): void;
+  /** The current (or latest) watch, null before the first. */
+  readonly watcher: Watcher | null;
   state(): SimState;
   close(): Promise<void>;
 }
@@ -218,6 +235,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       console: board.consoleLog.slice(-40),
       view: { ...view },
       flip: flipCards(),
+      watch: watcher ? watcher.status() : null,
     };
   };
   const send = (res: ServerResponse, event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -240,13 +258,36 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 
   if (opts.powerOn ?? true) board.powerOn();
 
+  // Watching the unit play: the watcher acts at the board times it asks for, between the clock's steps.
+  let watcher: Watcher | null = null;
+  let watches = 0;
+  const advanceTo = (t: number) => {
+    while (watcher && watcher.wakeAt <= t) {
+      if (watcher.wakeAt > board.now) board.advance(watcher.wakeAt - board.now);
+      watcher.poll();
+    }
+    if (t > board.now) board.advance(t - board.now);
+  };
+  const startWatch = (wo: WatchOptions = {}): Watcher => {
+    watcher?.stop();
+    watches++;
+    const seed = wo.seed ?? (opts.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : opts.seed + watches);
+    const w = new Watcher(board, { ...wo, seed });
+    watcher = w;
+    w.on(() => {
+      dirty = true;
+    });
+    dirty = true;
+    return w;
+  };
+
   const tick = () => {
     const t = performance.now();
     const dt = Math.min(t - lastReal, MAX_STEP_MS);
     lastReal = t;
     if (running) {
       target += dt;
-      if (target > board.now) board.advance(target - board.now);
+      advanceTo(target);
     }
     flush();
   };
@@ -256,8 +297,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const command = (text: string): string[] => {
     const cmds = parseScript(text, profile);
     const shown: string[] = [];
+    // A key pressed by hand takes over from a watch.
+    if (watcher && !watcher.done && cmds.some((c) => c.op === "press" || c.op === "tap")) watcher.stop("a key was pressed by hand");
     try {
-      runCommands(board, cmds, (cmd) => shown.push(formatBoard(board, { showSecret: view.shield, title: `show (line ${cmd.line})` })));
+      for (const cmd of cmds) {
+        // A wait lets a watch go on acting; everything else runs as in a script.
+        if (cmd.op === "wait") advanceTo(board.now + cmd.ms);
+        else runCommand(board, cmd, (c) => shown.push(formatBoard(board, { showSecret: view.shield, title: `show (line ${c.line})` })));
+      }
       return shown;
     } finally {
       // Time a command ran (a tap's hold, a wait) is not run again by the real-time clock.
@@ -314,6 +361,34 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       flush();
       return json(200, { ok: true, view });
     }
+    if (req.method === "POST" && path === "/api/watch") {
+      let data: Record<string, unknown>;
+      try {
+        data = JSON.parse(await body(req)) as Record<string, unknown>;
+      } catch {
+        return json(400, { ok: false, error: 'the body must be JSON like {"action": "start", "preset": "race"}' });
+      }
+      if (data.action === "stop") {
+        watcher?.stop();
+        flush();
+        return json(200, { ok: true, watch: watcher?.status() ?? null });
+      }
+      if (data.action !== "start") return json(400, { ok: false, error: 'action must be "start" or "stop"' });
+      const problem = watchProblem(data);
+      if (problem) return json(400, { ok: false, error: problem });
+      const w = startWatch({
+        preset: (data.preset || undefined) as PresetId | undefined,
+        harder: data.harder as boolean | undefined,
+        games: (data.games || undefined) as number | undefined,
+        secret: data.secret as "keyed" | "head" | undefined,
+        seed: data.seed as number | undefined,
+        pressMs: data.pressMs as number | undefined,
+        rowPauseMs: data.rowPauseMs as number | undefined,
+        gamePauseMs: data.gamePauseMs as number | undefined,
+      });
+      flush();
+      return json(200, { ok: true, watch: w.status() });
+    }
     if (req.method === "GET" || req.method === "HEAD") return serveStatic(path, res);
     json(405, { ok: false, error: `${req.method} ${path} is not served` });
   }
@@ -352,10 +427,25 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     get deal() {
       return deal.deal;
     },
+    advance(ms: number) {
+      advanceTo(board.now + ms);
+      if (board.now > target) target = board.now;
+      dirty = true;
+      flush();
+    },
+    watch: startWatch,
+    stopWatch() {
+      watcher?.stop();
+      dirty = true;
+    },
+    get watcher() {
+      return watcher;
+    },
     state,
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(timer);
+        watcher?.stop();
         stopWatchingSaves();
         for (const c of clients) c.end();
         clients.clear();
@@ -363,6 +453,20 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         server.closeAllConnections();
       }),
   };
+}
+
+/** What is wrong with a POST /api/watch start request, or null. */
+function watchProblem(d: Record<string, unknown>): string | null {
+  const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || v === null || v === "" || ok(v);
+  const whole = (min: number, max: number) => (v: unknown) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+  if (!optional(d.preset, (v) => PRESET_IDS.includes(v as PresetId))) return `preset must be one of ${PRESET_IDS.join(", ")}`;
+  if (!optional(d.harder, (v) => typeof v === "boolean")) return "harder must be true or false";
+  if (!optional(d.games, whole(1, 1000))) return "games must be a whole number from 1";
+  if (!optional(d.secret, (v) => v === "keyed" || v === "head")) return 'secret must be "keyed" or "head"';
+  if (!optional(d.seed, whole(0, 2 ** 32 - 1))) return "seed must be a whole number >= 0";
+  for (const k of ["pressMs", "rowPauseMs", "gamePauseMs"])
+    if (!optional(d[k], whole(0, 60_000))) return `${k} must be a whole number of ms from 0 to 60000`;
+  return null;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

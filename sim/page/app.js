@@ -278,6 +278,26 @@ window.addEventListener("blur", () => {
 });
 window.addEventListener("resize", resize);
 
+/** Starts or stops watching the unit play (the server runs the watcher; its status comes with the state). */
+function watch(body) {
+  fetch("api/watch", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    .then(async (res) => {
+      if (!res.ok) toast((await res.json()).error || `watch: HTTP ${res.status}`);
+    })
+    .catch(() => showOffline(true));
+}
+$("watch").addEventListener("click", () => {
+  audio.unlock();
+  const preset = $("watch-preset").value;
+  watch({
+    action: "start",
+    ...(preset ? { preset } : {}),
+    ...($("watch-harder").checked ? { harder: true } : {}),
+    secret: $("watch-head").checked ? "head" : "keyed",
+  });
+});
+$("watch-stop").addEventListener("click", () => watch({ action: "stop" }));
+
 $("power").addEventListener("click", () => command(lastState && lastState.on ? "power off" : "power on"));
 $("cycle").addEventListener("click", () => command("power cycle"));
 $("shield").addEventListener("click", () => setView({ shield: !lastState.view.shield }));
@@ -350,6 +370,8 @@ function paint(s) {
       ? "open · click or press Space to close"
       : "click or press Space to open";
 
+  paintWatch(s.watch);
+
   const errors = $("errors");
   errors.hidden = s.errors.length === 0;
   errors.textContent = s.errors.join("\n");
@@ -357,6 +379,30 @@ function paint(s) {
   con.textContent = s.console.join("\n") || "(nothing printed)";
   con.scrollTop = con.scrollHeight;
   if (s.view.muted) audio.silence();
+}
+
+/** Watching the unit play: the buttons, the latest line, the recent ones (newest last). */
+function paintWatch(w) {
+  $("watch").disabled = !!(w && w.running);
+  $("watch").textContent = w && !w.running ? "Watch again" : "Watch the unit play";
+  $("watch-stop").disabled = !(w && w.running);
+  if (!w) return;
+  const status = $("watch-status");
+  status.textContent = (w.running ? "▶ " : "■ ") + w.line;
+  status.classList.toggle("running", w.running);
+  const log = $("watch-log");
+  log.hidden = w.log.length === 0;
+  const text = w.log.join("\n");
+  if (log.dataset.text === text) return;
+  log.dataset.text = text;
+  log.replaceChildren(
+    ...w.log.map((line) => {
+      const li = document.createElement("li");
+      li.textContent = line;
+      return li;
+    }),
+  );
+  log.scrollTop = log.scrollHeight;
 }
 
 /** The Brain Flip game whose cards are on the pad ("game/grid"), or "" when none are. */
