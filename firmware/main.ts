@@ -199,6 +199,7 @@ function start(): void {
   sched.at(SLOT_POWER, bootAt + 1000, powerTick);
   updateConsoleLock();
   show();
+  if (app.takeSave()) save();
   thinkLater();
 }
 

@@ -201,8 +201,10 @@ export class App {
     this.flip.state = s.flip || null;
     this.screen = s.screen === "play" && this.match ? "play" : s.screen === "flip" && this.flip.state ? "flip" : "menu";
     this.resetEntry();
-    // A power cut while the unit was thinking: it thinks again.
-    if (this.match) this.runUnit();
+    // A power cut while the unit was thinking: it thinks again (and a move made at once is saved).
+    const before = this.match;
+    if (before) this.runUnit();
+    this.saveWanted = this.match !== before;
     return "";
   }
 

@@ -260,7 +260,9 @@ function drawScores(m: MatchState, rules: Rules, frame: Uint8Array, L: Layout): 
  * candidate list is done within the slice and shows nothing.
  */
 function chase(frame: Uint8Array, start: number, len: number, slices: number): void {
-  frame[start + (slices % len)] = WHITE;
+  // (Over a white key peg the light is a gap, so it shows on any answer.)
+  const at = start + (slices % len);
+  frame[at] = frame[at] === WHITE ? OFF : WHITE;
 }
 
 /**

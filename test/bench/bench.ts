@@ -4,6 +4,9 @@
  * Exits 1 when a bound is not met.
  */
 import { buildFirmware, BUNDLE_BOUND_BYTES } from "../../firmware/tools/build.ts";
+import { STATE_RESERVE_BYTES } from "../../firmware/tools/flash.ts";
+import { solverTablesFor, storageFootprint } from "../../firmware/tools/tables.ts";
+import { BOARDS } from "../../hardware/boards.ts";
 import { VirtualBoard } from "../../sim/board.ts";
 import { ledCount, loadProfile } from "../../hardware/profile.ts";
 
@@ -23,6 +26,18 @@ const report = (what: string, value: string, bound: string, ok: boolean) => rows
 const profile = loadProfile();
 const built = await buildFirmware();
 report("bundle size, minified", `${built.bytes} bytes`, `<= ${BUNDLE_BOUND_BYTES} bytes`, built.bytes <= BUNDLE_BOUND_BYTES);
+// Issue 8: the bundle and the solver's tables in the Pico's Storage, each file with its header, leave room for the saved match.
+{
+  const tables = solverTablesFor(profile.pegs);
+  const storage = BOARDS[profile.board].storageBytes;
+  const used = storageFootprint(built.bytes) + tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), 0);
+  report(
+    `Storage left after bundle + ${tables.length} solver tables`,
+    `${storage - used} bytes (${used} of ${storage} used)`,
+    `>= ${STATE_RESERVE_BYTES} bytes`,
+    storage - used >= STATE_RESERVE_BYTES,
+  );
+}
 
 // Worst LED current over every frame of a game and the self-test's lamp test.
 let worstMa = 0;

@@ -7,6 +7,7 @@ import type { VirtualBoard } from "../../sim/board.ts";
 import { colourName } from "../../sim/colours.ts";
 import { keyList, ledCount, segmentOffsets, SEGMENT_NAMES, type Profile, type SegmentName } from "../../hardware/profile.ts";
 import { App, type SavedState } from "../../firmware/ui/app.ts";
+import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import { render } from "../../firmware/ui/render.ts";
 import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import type { Layout } from "../../firmware/ui/layout.ts";
@@ -63,11 +64,24 @@ export function layoutFor(p: Profile): Layout {
   return layout;
 }
 
-/** An App holding `state` (null: a unit that starts afresh), as the firmware restores it at boot. */
+/**
+ * An App holding `state` (null: a unit that starts afresh), as the firmware restores it at boot, with
+ * the solver tables flashed beside it. A move the unit was choosing when the power went is chosen
+ * again: here at once, on the board within a few slices of the boot.
+ */
 export function restoredApp(p: Profile, state: SavedState | null, now = 0): { app: App; refused: string } {
   const app = new App(layoutFor(p), () => 0.5);
+  const tables = solverTablesFor(p.pegs);
+  app.tableReader = (name) => tables.find((t) => t.name === name)?.bytes;
   const refused = state ? app.restore(structuredClone(state), now) : "";
+  while (app.busy) app.think(now);
   return { app, refused };
+}
+
+/** The state a unit booted with `state` saves and shows: that state, plus the guess the unit makes at once when it was its turn. */
+export function resumedState(p: Profile, state: SavedState | null): SavedState | null {
+  if (!state) return null;
+  return JSON.parse(JSON.stringify(restoredApp(p, state).app.snapshot())) as SavedState;
 }
 
 /** Palette names of a rendered frame, LED by LED. */

@@ -194,14 +194,14 @@ describe("issue 8: the unit breaks codes from its tables (RULES.md 3, role 4)", 
     const guess = playedRow(u, 2, rules);
     // An answer that no secret fits together with the first two rows.
     let clash: Row | undefined;
-    for (let e = 0; e <= 5 && !clash; e++)
-      for (let n = 0; e + n <= 5 && !clash; n++) {
-        const row = { guess, feedback: { exact: e, near: n } };
-        if (!(e === 4 && n === 1) && countConsistent(rules, [...rows, row], 1) === 0) clash = row;
+    for (let marks = 0; marks <= 5 && !clash; marks++)
+      for (let e = 0; e <= marks && !clash; e++) {
+        const row = { guess, feedback: { exact: e, near: marks - e } };
+        if (!(e === 4 && marks === 5) && countConsistent(rules, [...rows, row], 1) === 0) clash = row;
       }
     expect(clash).toBeDefined();
     answerQuickly(u, clash!.feedback);
-    // Checking: a light runs along the row's key pegs, one step a slice.
+    // Checking: a light runs along the row's key pegs, one step a slice (a gap where a peg is white).
     const keysOfRow = () => u.board.colours("keys").slice(10, 15).join();
     const seen: string[] = [];
     while (u.status()[1] !== "red" && seen.length < 1000) {
