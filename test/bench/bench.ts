@@ -161,6 +161,54 @@ report(
 const mem = board.memory?.();
 if (mem) report("JsVars in use after a 10-row game (estimate)", `${mem.usage} of ${mem.total}`, `< ${mem.total}`, mem.usage < mem.total);
 
+// Issue 8: memory while the unit breaks a race-advanced code (its candidate list, the table read from Storage): the peak
+// over a whole game, sampled every 10 ms of virtual time, against the Pico's 5,100 JsVars.
+{
+  const race = new VirtualBoard({ firmware: built.code, seed: 3 });
+  race.powerOn();
+  race.advance(50);
+  // The menu: the race, advanced, the unit breaks; OK; then OK on an empty secret (kept in the head).
+  for (const k of ["p13", "p22", "p34", "p66", "m34"]) race.tap(k);
+  const secret = [8, 3, 3, 0, 6];
+  const symbols = ["red", "green", "blue", "yellow", "white", "orange", "pink", "violet"];
+  let peak = 0;
+  let solvedIn = 0;
+  const sample = (ms: number) => {
+    for (let t = 0; t < ms; t += 10) {
+      race.advance(10);
+      peak = Math.max(peak, race.memory()?.usage ?? 0);
+    }
+  };
+  for (let row = 0; row < 12 && !solvedIn; row++) {
+    sample(1500);
+    const guess = race
+      .colours("board")
+      .slice(row * pegs, row * pegs + 5)
+      .map((c) => (c === "off" ? 8 : symbols.indexOf(c)));
+    let exact = 0;
+    const left = new Map<number, number>();
+    guess.forEach((g, i) => (g === secret[i] ? exact++ : left.set(secret[i], (left.get(secret[i]) ?? 0) + 1)));
+    let near = 0;
+    guess.forEach((g, i) => {
+      if (g !== secret[i] && (left.get(g) ?? 0) > 0) {
+        near++;
+        left.set(g, left.get(g)! - 1);
+      }
+    });
+    for (let i = 0; i < exact; i++) race.tap("m31");
+    for (let i = 0; i < near; i++) race.tap("m32");
+    race.tap("m34");
+    if (exact === 5) solvedIn = row + 1;
+  }
+  const total = race.memory()?.total ?? 5100;
+  report(
+    `JsVars at peak while the unit breaks a race-advanced code (${solvedIn ? `solved in ${solvedIn}` : "not solved"})`,
+    `${peak} of ${total}`,
+    `< ${total}`,
+    peak > 0 && peak < total && solvedIn > 0 && race.errors.length === 0,
+  );
+}
+
 const width = Math.max(...rows.map((r) => r.what.length));
 for (const r of rows) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.what.padEnd(width)}  ${r.value.padEnd(34)} bound ${r.bound}`);
 if (board.errors.length) console.log("firmware errors:", board.errors);
