@@ -12,21 +12,26 @@
  * Candidates (the secrets consistent with some rows) are enumerated without visiting every code:
  * first every multiset of symbols (a sorted tuple) whose overlap with each row's guess equals that
  * row's exact + near, then the distinct arrangements of each surviving multiset whose exact count
- * matches every row. Each overlap or exact check against one row counts as one evaluation, like a
- * feedback() call.
+ * matches every row, both in lexicographic order. Each overlap or exact check against one row counts
+ * as one evaluation, like a feedback() call; a check that fails also finds the shortest prefix of
+ * the multiset (or arrangement) that no code can complete to the row's count, and every code that
+ * starts with it is skipped unchecked.
  *
- * Table format (bits, most significant first; see also firmware/tools/solver/README.md):
+ * Table format 2 (bits, most significant first; see also firmware/tools/solver/README.md):
  *   header: byte 0 = TABLE_VERSION, byte 1 = pegs * 16 + symbols; the root (a book node) follows.
  *   book node (the unit does not hold the candidates): guess (packed, ceil(log2(symbols^pegs)) bits);
  *     one bit per class id below the winning one (pegs * (pegs + 1)), set for the classes with a
  *     child; per child a book flag (1 bit); the length of every child's subtree but the last; then
- *     the subtrees. A book node's candidate children are where the unit enumerates the candidates
- *     from the rows so far.
+ *     the subtrees. A book node's candidate child (where the unit enumerates the candidates from the
+ *     rows so far) is a flag bit, clear when the unit chooses itself from there on, then when set
+ *     a candidate node.
  *   candidate node (the unit holds the node's candidates S, in enumeration order): nothing when
- *     |S| <= 2 (the guess is S[0]); else 0 + index into S (ceil(log2 |S|) bits), or 10 + packed
- *     guess, or 11 = no table below (the unit searches); then the lengths of the subtrees of the
- *     children with 3 or more candidates, in class order, all but the last; then those subtrees.
- *   A length is the Elias gamma code of (bits + 1).
+ *     |S| <= 2 (the guess is S[0]); else 0 + index into S (ceil(log2 |S|) bits) or 1 + packed guess;
+ *     then, per child with 3 or more candidates in class order, a flag bit, clear when the unit
+ *     chooses itself from there on (no subtree); the lengths of the flagged children's subtrees but
+ *     the last; then those subtrees.
+ *   A length is the Elias gamma code of (bits + 1). Where the unit chooses itself, it plays the
+ *   candidate (of its first POLICY_BUDGET / |S|) that splits S into the most classes.
  *
  * The state is a closure (created once per game), so that its many fields minify to short names.
  */
@@ -35,7 +40,7 @@ import { codeSpaceSize } from "./presets";
 import { Code, Row, Rules } from "./types";
 
 /** First byte of a table: the format it was written in. */
-export const TABLE_VERSION = 1;
+export const TABLE_VERSION = 2;
 /** Most candidates held at once (4 KB); beyond this they are counted, and re-enumerated rather than filtered. */
 export const CANDIDATE_CAP = 2048;
 /** Evaluations the unit spends choosing among candidates when the table has no guess for them. */
@@ -85,25 +90,6 @@ function overlap(a: number, b: number): number {
   let common = 0;
   for (; a && b; a >>= 3, b >>= 3) common += Math.min(a & 7, b & 7);
   return common;
-}
-
-/** The next distinct arrangement of `a` in lexicographic order; false after the last. */
-function nextArrangement(a: Int8Array): boolean {
-  const n = a.length;
-  let i = n - 2;
-  while (i >= 0 && a[i] >= a[i + 1]) i--;
-  if (i < 0) return false;
-  let j = n - 1;
-  while (a[j] <= a[i]) j--;
-  let t = a[i];
-  a[i] = a[j];
-  a[j] = t;
-  for (j = n - 1, i++; i < j; i++, j--) {
-    t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-  }
-  return true;
 }
 
 // What the machine works on next.
@@ -200,11 +186,11 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     at = cursor + skip;
   }
 
-  /** Symbol counts of packed v in 3-bit fields; its digits go to `digits` when given. */
-  function countsOf(v: number, digits?: Int8Array): number {
+  /** Symbol counts of packed v in 3-bit fields; its digits go to `digits`. */
+  function countsOf(v: number, digits: Int8Array): number {
     let counts = 0;
     for (let i = pegs; i--; v = (v - (v % symbols)) / symbols) {
-      if (digits) digits[i] = v % symbols;
+      digits[i] = v % symbols;
       counts += 1 << (3 * (v % symbols));
     }
     return counts;
@@ -238,14 +224,38 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function enumerate(budget: number): number {
     while (budget > 0 && job === JOB_ENUMERATE) {
       let ok = true;
+      // The shortest prefix of the multiset (or arrangement) that fails the row: whatever follows it fails too, and is skipped.
+      let p = pegs;
       if (checkRow < enumRows) {
         budget--;
         evals++;
-        if (arranging) {
-          let exact = 0;
-          for (let i = 0; i < pegs; i++) if (arrangement[i] === rowDigits[checkRow * pegs + i]) exact++;
-          ok = exact === rowExact[checkRow];
-        } else ok = overlap(countsOf(packCode(multiset, symbols)), rowCounts[checkRow]) === rowCommon[checkRow];
+        const target = arranging ? rowExact[checkRow] : rowCommon[checkRow];
+        const theirs = rowCounts[checkRow];
+        // (Writing the multiset's digits back to it changes nothing.)
+        const whole = countsOf(packCode(multiset, symbols), multiset);
+        let value = 0;
+        let mine = 0;
+        let seen = 0;
+        for (p = 0; ok && p < pegs;) {
+          let more;
+          if (arranging) {
+            // Exact so far, and at most the symbols in common of what is left on both sides to come.
+            const d = arrangement[p];
+            const e = rowDigits[checkRow * pegs + p++];
+            if (d === e) value++;
+            mine += 1 << (3 * d);
+            seen += 1 << (3 * e);
+            more = overlap(whole - mine, theirs - seen);
+          } else {
+            // In common so far, and at most the row's symbols not matched yet from this (sorted) symbol on.
+            const k = 3 * multiset[p++];
+            const rest = theirs >> k;
+            mine += 1 << k;
+            value = overlap(mine, theirs);
+            more = Math.min(pegs - p, overlap(rest, rest) - overlap(rest, mine >> k));
+          }
+          ok = value <= target && value + more >= target;
+        }
         if (ok && ++checkRow < enumRows) continue;
       }
       checkRow = 0;
@@ -255,17 +265,30 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
           else overflow = true;
           total++;
         }
-        if (nextArrangement(arrangement)) continue;
+        // The next arrangement past every one that starts with the failing prefix (lexicographic order):
+        // the rest in descending order is the last of them; then the usual next permutation.
+        arrangement.subarray(p).sort().reverse();
+        let i = pegs - 1;
+        while (i-- && arrangement[i] >= arrangement[i + 1]);
+        if (i >= 0) {
+          p = pegs;
+          while (arrangement[--p] <= arrangement[i]);
+          const t = arrangement[i];
+          arrangement[i] = arrangement[p];
+          arrangement[p] = t;
+          arrangement.subarray(i + 1).sort();
+          continue;
+        }
         arranging = ok = false;
+        p = pegs;
       }
       if (ok) {
         arrangement.set(multiset);
         arranging = true;
       } else {
-        // The next multiset, or the end.
-        let i = pegs;
-        while (i-- && !fillSorted(i, multiset[i] + 1));
-        if (i < 0) finished();
+        // The next multiset past the failing prefix, or the end.
+        while (p-- && !fillSorted(p, multiset[p] + 1));
+        if (p < 0) finished();
       }
     }
     return budget;
@@ -283,13 +306,9 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function pass(budget: number): number {
     for (; budget > 0 && cursor < count; budget--) {
       const secret = list[cursor++];
-      let exact = 0;
-      let counts = 0;
-      for (let i = pegs, v = secret; i--; v = (v - (v % symbols)) / symbols) {
-        if (v % symbols === guessDigits[i]) exact++;
-        counts += 1 << (3 * (v % symbols));
-      }
-      const c = exact * pegs + overlap(counts, guessCounts);
+      // (The arrangement array is free during a pass: the secret's digits go there.)
+      let c = overlap(countsOf(secret, arrangement), guessCounts);
+      for (let i = 0; i < pegs; i++) if (arrangement[i] === guessDigits[i]) c += pegs;
       evals++;
       classCounts[c]++;
       if (c === keepClass) list[kept++] = secret;
@@ -300,17 +319,20 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       applied++;
       finished();
       if (at >= 0) {
-        // Move to the kept class's subtree: only children with 3 or more candidates have one.
+        // Move to the kept class's subtree: children with 3 or more candidates have a flag, set when the table goes on below.
         let children = 0;
         let index = 0;
+        cursor = afterGuess;
         for (let c = 0; c < winClass; c++) {
-          if (classCounts[c] > 2) {
+          if (classCounts[c] > 2 && bit(cursor++)) {
             children++;
             if (c < keepClass) index++;
+            // (Counted: a kept class still over 2 below has no table.)
+            classCounts[c] = 0;
           }
         }
-        cursor = afterGuess;
         skipTo(children, index);
+        if (classCounts[keepClass] > 2) at = -1;
       }
       return budget;
     }
@@ -329,20 +351,19 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     return budget;
   }
 
-  /** The guess of the candidate node at `at`, or -1 when the table leaves it to the unit. */
+  /** The guess of the candidate node at `at`. */
   function candidateNodeGuess(): number {
     let p = at;
     let g = list[0];
     if (count > 2) {
-      g = -1;
-      if (!bit(p++)) {
+      if (bit(p++)) {
+        g = readBits(p, packBits);
+        p += packBits;
+      } else {
         let bits = 0;
         while (1 << bits < count) bits++;
         g = list[readBits(p, bits)];
         p += bits;
-      } else if (!bit(p++)) {
-        g = readBits(p, packBits);
-        p += packBits;
       }
     }
     afterGuess = p;
@@ -400,7 +421,11 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       applied = r + 1;
       cursor = p + children;
       skipTo(children, index);
-      if (!book) startEnumeration(applied);
+      if (!book) {
+        // A candidate child: its first bit is set when the table goes on below.
+        if (!bit(at++)) at = -1;
+        startEnumeration(applied);
+      }
     } else if (known && !overflow) {
       if (at >= 0 && candidateNodeGuess() !== rowGuess[r]) at = -1;
       startPass(rowGuess[r], playedClass);
@@ -426,7 +451,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     for (let r = 0; r < rowCount; r++) {
       const fb = rows[r].feedback;
       rowGuess[r] = packCode(rows[r].guess, symbols);
-      rowCounts[r] = countsOf(rowGuess[r], rowDigits.subarray(r * pegs, r * pegs + pegs));
+      rowCounts[r] = countsOf(rowGuess[r], rowDigits.subarray(r * pegs));
       rowExact[r] = fb.exact;
       rowCommon[r] = fb.exact + fb.near;
     }
@@ -534,8 +559,10 @@ export function solverConflictingRows(rules: Rules, rows: Row[]): number[] {
   let kept = rows;
   if (anyConsistent(rules, rows)) return [];
   for (let i = 0; i < rows.length; i++) {
+    // (A copy inside the loop body: Espruino shares a for (let ...) binding between iterations.)
+    const dropped = rows[i];
     const without = kept.filter(function (row) {
-      return row !== rows[i];
+      return row !== dropped;
     });
     if (!anyConsistent(rules, without)) kept = without;
   }

@@ -88,15 +88,11 @@ export function encodeTable(root: TreeNode, plan: EncodePlan, stats?: EncodeStat
   const all: number[] = [];
   for (let i = 0; i < space.secrets.length; i++) all.push(i);
 
-  const candidateNode = (node: TreeNode | undefined, set: number[]): Bits => {
+  /** A candidate node the table spells out (not one left to the unit): its guess, then per child of 3 or more candidates a flag (set: the table goes on below), then those subtrees. */
+  const candidateNode = (node: TreeNode, set: number[]): Bits => {
     const out = new Bits();
     const n = set.length;
     if (n <= 2) return out; // the unit guesses set[0]: optimal for one or two candidates
-    if (!node || plan.policyNodes.has(node)) {
-      st.policyNodes++;
-      out.write(3, 2);
-      return out;
-    }
     st.candidateNodes++;
     const asSecret = space.guessAsSecret[node.guess];
     const index = asSecret >= 0 ? set.indexOf(asSecret) : -1;
@@ -104,12 +100,17 @@ export function encodeTable(root: TreeNode, plan: EncodePlan, stats?: EncodeStat
       out.write(0, 1);
       out.write(index, bitsFor(n));
     } else {
-      out.write(2, 2);
+      out.write(1, 1);
       out.write(space.guesses[node.guess], packBits);
     }
     const subtrees: Bits[] = [];
     for (const [c, kid] of plan.split(set, node.guess)) {
-      if (kid.length > 2) subtrees.push(candidateNode(node.kids.get(c), kid));
+      if (kid.length <= 2) continue;
+      const child = node.kids.get(c);
+      const table = child !== undefined && !plan.policyNodes.has(child);
+      out.write(table ? 1 : 0, 1);
+      if (table) subtrees.push(candidateNode(child, kid));
+      else st.policyNodes++;
     }
     for (let i = 0; i < subtrees.length - 1; i++) out.writeLength(subtrees[i].length);
     for (const b of subtrees) out.append(b);
@@ -132,7 +133,13 @@ export function encodeTable(root: TreeNode, plan: EncodePlan, stats?: EncodeStat
       else {
         const list = plan.takeoverLists.get(child);
         if (!list) throw new Error("a candidate child of a book node without its enumeration order");
-        subtrees.push(candidateNode(child, list));
+        // A flag first: set when the table goes on below (clear: the unit chooses itself from the start).
+        const sub = new Bits();
+        const table = !plan.policyNodes.has(child);
+        sub.write(table ? 1 : 0, 1);
+        if (table) sub.append(candidateNode(child, list));
+        else st.policyNodes++;
+        subtrees.push(sub);
       }
     }
     for (let i = 0; i < subtrees.length - 1; i++) out.writeLength(subtrees[i].length);

@@ -4,7 +4,7 @@
  * Builds each codebreaker variant's decision tree (search.ts), decides where the unit takes over
  * from the book and which subtrees it chooses itself, writes the table (encode.ts) to
  * firmware/core/tables/<storage name>.bin, checks it by playing the unit's own solver
- * (firmware/core/solver.ts) against every secret (a uniform sample for race+), and records the
+ * (firmware/core/solver.ts) against every secret (or a variant's stated uniform sample), and records the
  * figures in firmware/core/tables/manifest.json. Trees are cached in node_modules/.cache, so a
  * re-run only encodes and checks; --fresh searches again. Searching takes minutes per variant.
  */
@@ -19,7 +19,7 @@ import { bitsFor, classFeedback, encodeTable, lengthBits, type EncodePlan, type 
 import { playAll, sampleSecrets } from "./play.ts";
 import { TreeSearch, type TreeNode } from "./search.ts";
 import { buildSpace, ClassOf, type Space, unpack } from "./space.ts";
-import { MANIFEST, TABLES_DIR, VARIANTS, variantOf, type Variant } from "./variants.ts";
+import { MANIFEST, MOVE_EVALS_MAX, TABLES_DIR, VARIANTS, variantOf, type Variant } from "./variants.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const CACHE_DIR = ROOT + "node_modules/.cache/brainboard-solver/";
@@ -80,7 +80,10 @@ function deserialise(s: SerialNode): TreeNode {
 
 function searchDescription(v: Variant): string {
   const widths = [1, 2, 3, 4].map((level) => [10, 40, 120, 200, 400, 2000].map((n) => v.width(level, n)).join("/")).join(" ");
-  return `rank ${v.rank}, widths by level for n=10/40/120/200/400/2000: ${widths}, symmetric levels ${v.symmetricLevels}, max depth ${v.maxDepth}${v.sampledPool ? `, ${v.sampledPool} sampled guesses per node below` : ""}`;
+  // (The smallest sets only where their width differs, so that the other variants' descriptions, and cache keys, stay as they were.)
+  const small = [1, 2, 3, 4].map((level) => v.width(level, 5));
+  const smallNote = small.some((w, i) => w !== v.width(i + 1, 10)) ? `, n=5: ${small.join(" ")}` : "";
+  return `rank ${v.rank}, widths by level for n=10/40/120/200/400/2000: ${widths}${smallNote}, symmetric levels ${v.symmetricLevels}, max depth ${v.maxDepth}${v.sampledPool ? `, ${v.sampledPool} sampled guesses per node below` : ""}`;
 }
 
 export { buildTree, spaceOf };
@@ -145,8 +148,8 @@ class Planner {
   private readonly policyCosts = new Map<TreeNode, number>();
   private readonly splits = new Map<TreeNode, Map<number, number[]>>();
   readonly plan: EncodePlan;
-  /** Candidate children of book nodes, with their candidates in enumeration order. */
-  readonly takeovers: { node: TreeNode; list: number[] }[] = [];
+  /** Candidate children of book nodes, with their candidates in enumeration order and what enumerating them costs the unit. */
+  readonly takeovers: { node: TreeNode; list: number[]; evals: number }[] = [];
 
   constructor(space: Space, v: Variant) {
     this.space = space;
@@ -198,7 +201,7 @@ class Planner {
         if (tooMany)
           throw new Error(`${this.v.key}: ${found.candidates.length} candidates where the unit takes over, over its ${CANDIDATE_CAP}`);
         this.plan.takeoverLists.set(child, list);
-        this.takeovers.push({ node: child, list });
+        this.takeovers.push({ node: child, list, evals: found.evals });
       }
     }
   }
@@ -228,32 +231,53 @@ class Planner {
 
   /**
    * Decides, bottom-up, which candidate nodes the table spells out and which it leaves to the unit:
-   * the cheaper in guesses + lambda * bits. Returns the guesses and bits of the subtree.
+   * the cheaper in guesses + lambda * bits. Returns the guesses of the subtree, and its bits when the
+   * table spells it out (0 when the unit chooses; the flag that says so is the parent's). `before`:
+   * the evaluations the unit has spent on the move when it arrives at the node (its enumeration, or
+   * the pass over the parent's candidates); the unit's own choice is left out where it would take
+   * the move over MOVE_EVALS_MAX.
    */
-  choose(node: TreeNode, list: number[], lambda: number): { cost: number; bits: number } {
+  choose(node: TreeNode, list: number[], lambda: number, before: number): { cost: number; bits: number } {
     const n = list.length;
     if (n <= 2) return { cost: n === 2 ? 3 : n, bits: 0 };
     let policy = this.policyCosts.get(node);
     if (policy === undefined) this.policyCosts.set(node, (policy = this.policyCost(list)));
+    // (Below it too, the unit passes over these candidates and chooses again: up to n + POLICY_BUDGET in a move.)
+    if (before + policyEvals(n) > MOVE_EVALS_MAX || n + POLICY_BUDGET > MOVE_EVALS_MAX) policy = Infinity;
     const asSecret = this.space.guessAsSecret[node.guess];
-    let bits = asSecret >= 0 && list.includes(asSecret) ? 1 + bitsFor(n) : 2 + this.packBits;
+    let bits = 1 + (asSecret >= 0 && list.includes(asSecret) ? bitsFor(n) : this.packBits);
     let cost = n;
     const sub: number[] = [];
     for (const [c, kid] of this.splitOf(node, list)) {
       const child = node.kids.get(c);
-      const r = child ? this.choose(child, kid, lambda) : { cost: this.policyCost(kid), bits: kid.length > 2 ? 2 : 0 };
+      const r = child ? this.choose(child, kid, lambda, n) : { cost: this.policyCost(kid), bits: 0 };
       cost += r.cost;
-      bits += r.bits;
-      if (kid.length > 2) sub.push(r.bits);
+      if (kid.length > 2) {
+        bits += 1 + r.bits;
+        if (child && !this.plan.policyNodes.has(child)) sub.push(r.bits);
+      }
     }
     for (let i = 0; i < sub.length - 1; i++) bits += lengthBits(sub[i]);
-    if (policy + lambda * 2 < cost + lambda * bits) {
+    // Spelt out, the subtree also costs its parent a length (most of the time). On a tie the unit
+    // chooses itself only where that is cheap: its own choice costs evaluations.
+    // Many small nodes gain one guess for the same bits: a fixed jitter of the price per node lets the
+    // table take some of them rather than all or none, so that its size follows lambda smoothly.
+    const price = lambda * (1 + (((Math.imul(list[0] + 1, 0x9e3779b1) ^ node.guess) >>> 0) % 1024) / 4096);
+    if (policy < cost + price * (bits + lengthBits(bits)) || (policy === cost && policyEvals(n) <= TIE_EVALS)) {
       this.plan.policyNodes.add(node);
-      return { cost: policy, bits: 2 };
+      return { cost: policy, bits: 0 };
     }
     this.plan.policyNodes.delete(node);
     return { cost, bits };
   }
+}
+
+/** Where the unit's own choice plays as well as the tree, it is left to the unit if it costs at most this many evaluations. */
+const TIE_EVALS = 64;
+
+/** Evaluations the unit's own choice (solver.ts) spends on n candidates. */
+function policyEvals(n: number): number {
+  return n > 2 ? (Math.min(n, Math.floor(POLICY_BUDGET / n)) || 1) * n : 0;
 }
 
 // ---- one variant ----
@@ -288,7 +312,7 @@ export function makeTable(
   for (const t of planner.takeovers) largestList = Math.max(largestList, t.list.length);
   const encode = (lambda: number): { table: Uint8Array; stats: EncodeStats; predicted: number; largestList: number } => {
     let predicted = bookGuesses;
-    for (const t of planner.takeovers) predicted += planner.choose(t.node, t.list, lambda).cost;
+    for (const t of planner.takeovers) predicted += planner.choose(t.node, t.list, lambda, t.evals).cost;
     const stats: EncodeStats = { bookNodes: 0, candidateNodes: 0, policyNodes: 0 };
     return { table: encodeTable(tree, planner.plan, stats), stats, predicted, largestList };
   };
@@ -296,7 +320,11 @@ export function makeTable(
   if (result.table.length > v.maxBytes) {
     let low = 0;
     let high = 1;
-    while (encode(high).table.length > v.maxBytes) high *= 2;
+    for (let smallest = encode(high).table.length; smallest > v.maxBytes; smallest = encode(high).table.length) {
+      // (The book, and the candidate nodes the unit may not leave to itself, are not for sale.)
+      if (high > 1e6) throw new Error(`${v.key}: the table needs ${smallest} bytes at least, over the ${v.maxBytes} allowed`);
+      high *= 2;
+    }
     for (let i = 0; i < 24; i++) {
       const mid = (low + high) / 2;
       if (encode(mid).table.length > v.maxBytes) low = mid;

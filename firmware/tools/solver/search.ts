@@ -7,7 +7,7 @@
  * met again through other orders of the same guesses are remembered, and at the top levels only one
  * guess per symmetry orbit is tried (symmetry.ts).
  */
-import { ClassOf, type Space, unpack } from "./space.ts";
+import { FastClass, type Space, unpack } from "./space.ts";
 import { canonicalGuesses } from "./symmetry.ts";
 import type { Code } from "../../core/types.ts";
 
@@ -83,11 +83,8 @@ export class TreeSearch {
         for (let i = 0; i < set.length; i++) out[i] = matrix[base + set[i]];
       };
     } else {
-      const cls = new ClassOf(space.pegs, space.symbols);
-      this.classesOf = (gi, set, out) => {
-        cls.setGuess(space.guesses[gi]);
-        for (let i = 0; i < set.length; i++) out[i] = cls.of(space.secrets[set[i]]);
-      };
+      const fast = new FastClass(space);
+      this.classesOf = (gi, set, out) => fast.classes(gi, set, out);
     }
     // With b non-winning feedbacks, one secret is solved by the first guess, at most b more by the second, b^2 by the third...
     const b = ((space.pegs + 1) * (space.pegs + 2)) / 2 - 2;

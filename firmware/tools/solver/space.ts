@@ -97,6 +97,105 @@ export class ClassOf {
   }
 }
 
+/**
+ * Feedback classes by table lookups, for spaces too big for the matrix (race+): a code splits into
+ * its first holes, its last holes and its multiset of symbols, and the class of a guess and a secret
+ * is the exact matches of each part (times pegs) plus the symbols in common of the multisets.
+ */
+export class FastClass {
+  private readonly hiSize: number;
+  private readonly loSize: number;
+  private readonly msSize: number;
+  private readonly exHi: Uint8Array;
+  private readonly exLo: Uint8Array;
+  private readonly common: Uint8Array;
+  /** Per secret index: its parts' indexes. */
+  private readonly sHi: Int32Array;
+  private readonly sLo: Int32Array;
+  private readonly sMs: Int32Array;
+  /** Per guess index: its parts' indexes times the table widths. */
+  private readonly gHi: Int32Array;
+  private readonly gLo: Int32Array;
+  private readonly gMs: Int32Array;
+
+  constructor(space: Omit<Space, "matrix">) {
+    const { pegs, symbols } = space;
+    const hiPegs = Math.floor(pegs / 2);
+    const loPegs = pegs - hiPegs;
+    this.hiSize = Math.pow(symbols, hiPegs);
+    this.loSize = Math.pow(symbols, loPegs);
+    const exact = (a: number, b: number, holes: number): number => {
+      let e = 0;
+      for (let i = 0; i < holes; i++, a = Math.floor(a / symbols), b = Math.floor(b / symbols)) if (a % symbols === b % symbols) e++;
+      return e * pegs;
+    };
+    this.exHi = new Uint8Array(this.hiSize * this.hiSize);
+    for (let a = 0; a < this.hiSize; a++) for (let b = 0; b < this.hiSize; b++) this.exHi[a * this.hiSize + b] = exact(a, b, hiPegs);
+    this.exLo = new Uint8Array(this.loSize * this.loSize);
+    for (let a = 0; a < this.loSize; a++) for (let b = 0; b < this.loSize; b++) this.exLo[a * this.loSize + b] = exact(a, b, loPegs);
+    // Multisets: symbol counts as base-(pegs + 1) digits.
+    const msIndex = new Map<number, number>();
+    const msCounts: number[][] = [];
+    const msOf = (v: number): number => {
+      const counts = new Array<number>(symbols).fill(0);
+      for (let i = 0; i < pegs; i++, v = Math.floor(v / symbols)) counts[v % symbols]++;
+      const key = counts.reduce((k, c) => k * (pegs + 1) + c, 0);
+      let m = msIndex.get(key);
+      if (m === undefined) {
+        msIndex.set(key, (m = msCounts.length));
+        msCounts.push(counts);
+      }
+      return m;
+    };
+    const parts = (codes: Int32Array, scale: boolean) => {
+      const hi = new Int32Array(codes.length);
+      const lo = new Int32Array(codes.length);
+      const ms = new Int32Array(codes.length);
+      codes.forEach((v, i) => {
+        hi[i] = Math.floor(v / this.loSize);
+        lo[i] = v % this.loSize;
+        ms[i] = msOf(v);
+      });
+      if (scale) {
+        for (let i = 0; i < codes.length; i++) {
+          hi[i] *= this.hiSize;
+          lo[i] *= this.loSize;
+        }
+      }
+      return [hi, lo, ms];
+    };
+    [this.sHi, this.sLo, this.sMs] = parts(space.secrets, false);
+    [this.gHi, this.gLo, this.gMs] = parts(space.guesses, true);
+    this.msSize = msCounts.length;
+    this.common = new Uint8Array(this.msSize * this.msSize);
+    for (let a = 0; a < this.msSize; a++) {
+      for (let b = 0; b < this.msSize; b++) {
+        let c = 0;
+        for (let k = 0; k < symbols; k++) c += Math.min(msCounts[a][k], msCounts[b][k]);
+        this.common[a * this.msSize + b] = c;
+      }
+    }
+    for (let i = 0; i < this.gMs.length; i++) this.gMs[i] *= this.msSize;
+  }
+
+  /** Fills out[i] with the class of guess gi against secret set[i]. */
+  classes(gi: number, set: ArrayLike<number>, out: Uint8Array): void {
+    const exHi = this.exHi;
+    const exLo = this.exLo;
+    const common = this.common;
+    const sHi = this.sHi;
+    const sLo = this.sLo;
+    const sMs = this.sMs;
+    const h = this.gHi[gi];
+    const l = this.gLo[gi];
+    const m = this.gMs[gi];
+    for (let i = 0; i < set.length; i++) {
+      const s = set[i];
+      out[i] = exHi[h + sHi[s]] + exLo[l + sLo[s]] + common[m + sMs[s]];
+    }
+  }
+}
+
 /** Largest matrix (guesses x secrets) built in memory; race+ (59,049 squared) computes on the fly. */
 const MATRIX_MAX = 64_000_000;
 

@@ -139,13 +139,14 @@ export const VARIANTS: Variant[] = [
   variant("race+", {
     name: "race advanced (5 pegs, 9 symbols with the blank, repeats)",
     rank: "entropy",
-    width: () => 1,
+    // Every guess scanned at every node; from the second guess on the best 2 (up to 8 where sets are small) are each expanded in full.
+    width: (level, n) => (level < 2 ? 1 : level <= 3 ? (n <= 8000 ? 2 : 1) : n <= 8 ? 8 : n <= 40 ? 5 : n <= 300 ? 4 : n <= 1200 ? 3 : 2),
     symmetricLevels: 3,
     maxDepth: 10,
-    sampledPool: 1500,
+    sampledPool: 0,
     takeoverEvals: 3000,
-    maxBookLevel: 3,
-    maxBytes: 7168,
+    maxBookLevel: 4,
+    maxBytes: 6500,
     sample: 0,
     targetAverage: 5.83,
     targetWorst: 0,
