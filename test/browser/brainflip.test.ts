@@ -3,45 +3,20 @@
  * Playwright): the pictures lie on the pad's cards, and a card guessed wrong is shown out. Skipped,
  * saying why, where no Chromium is installed.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
-import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/browser.ts";
 import { PICTURES } from "../../sim/pictures.ts";
-import { startSimulator } from "../../sim/server.ts";
-import { freeze } from "./helpers.ts";
+import { chromiumFor, click, freeze, openSimulatorPage, RESULTS } from "./helpers.ts";
 
-const chromium = findChromium();
-const executable = "path" in chromium ? chromium.path : undefined;
-if (!executable)
-  console.warn(
-    `test/browser: skipping the Brain Flip test: ${chromium && "missing" in chromium ? chromium.missing : ""}; ${CHROMIUM_HELP}`,
-  );
-
-const RESULTS = fileURLToPath(new URL("../../test-results/browser/", import.meta.url));
-
-/** Clicks a key of the unit like a player: mouse down, hold, mouse up, then lets the firmware react. */
-async function click(page: Page, id: string): Promise<void> {
-  await page.click(`.key[data-key="${id}"]`, { delay: 90 });
-  await page.waitForTimeout(120);
-}
+const executable = chromiumFor("the Brain Flip test");
 
 /** The pad key of card `card` on a 6x6 grid. */
 const cardKey = (card: number) => `p${Math.floor(card / 6) + 1}${(card % 6) + 1}`;
 
 describe("Brain Flip on the simulator page in Chromium", () => {
   it.skipIf(!executable)("lays 36 pictures on the pad's keys and shows a card guessed wrong as out", async () => {
-    const sim = await startSimulator({ firmware: readFileSync(DEFAULT_OUT, "utf8"), port: 0, seed: 5 });
-    const browser = await launchChromium(executable!, { width: 1440, height: 900 });
+    const { sim, page, pageErrors, close } = await openSimulatorPage(executable!, 5);
     try {
-      const page = await browser.context.newPage();
-      const pageErrors: string[] = [];
-      page.on("pageerror", (e) => pageErrors.push(e.message));
-      await page.goto(sim.url);
-      await page.waitForSelector('.key[data-key="p66"]');
-      await page.waitForFunction(() => Number(document.getElementById("unit")?.dataset.now) > 200);
       expect(await page.locator("#unit .key.card").count()).toBe(0);
 
       // The menu: Brain Flip (row 1, column 4), then OK. Default settings: 3 players, 6x6 cards.
@@ -105,8 +80,7 @@ describe("Brain Flip on the simulator page in Chromium", () => {
       expect(pageErrors).toEqual([]);
       expect(sim.board.errors).toEqual([]);
     } finally {
-      await browser.close();
-      await sim.close();
+      await close();
     }
   });
 });

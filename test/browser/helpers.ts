@@ -1,6 +1,56 @@
-/** Shared by the browser tests. */
+/** Shared by the browser tests: Chromium, the simulator page on a fresh board, and the player's clicks. */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
-import type { Simulator } from "../../sim/server.ts";
+import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
+import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/browser.ts";
+import { startSimulator, type Simulator } from "../../sim/server.ts";
+
+export const RESULTS = fileURLToPath(new URL("../../test-results/browser/", import.meta.url));
+
+/** Debian's Chromium, or undefined after saying on the console why `what` is skipped and how to install it. */
+export function chromiumFor(what: string): string | undefined {
+  const chromium = findChromium();
+  if ("path" in chromium) return chromium.path;
+  console.warn(`test/browser: skipping ${what}: ${chromium.missing}; ${CHROMIUM_HELP}`);
+  return undefined;
+}
+
+export interface OpenPage {
+  sim: Simulator;
+  page: Page;
+  /** Uncaught errors in the page's scripts. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+/** The simulator on the built bundle (board seeded with `seed`), its page open in Chromium and drawn once the unit has booted. */
+export async function openSimulatorPage(executable: string, seed: number): Promise<OpenPage> {
+  const sim = await startSimulator({ firmware: readFileSync(DEFAULT_OUT, "utf8"), port: 0, seed });
+  const browser = await launchChromium(executable, { width: 1440, height: 900 });
+  const close = async () => {
+    await browser.close();
+    await sim.close();
+  };
+  try {
+    const page = await browser.context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.goto(sim.url);
+    await page.waitForSelector('.key[data-key="p66"]');
+    await page.waitForFunction(() => Number(document.getElementById("unit")?.dataset.now) > 200);
+    return { sim, page, pageErrors, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** Clicks a key of the unit like a player: mouse down, hold, mouse up, then lets the firmware react. */
+export async function click(page: Page, id: string): Promise<void> {
+  await page.click(`.key[data-key="${id}"]`, { delay: 90 });
+  await page.waitForTimeout(120);
+}
 
 /** Stops the board's clock and waits until the page has drawn the board as it now is. */
 export async function freeze(page: Page, sim: Simulator): Promise<void> {

@@ -2,28 +2,14 @@
  * The simulator page in a real browser: Debian's Chromium, headless, driven by Playwright
  * (playwright-core). Skipped, saying why, where no Chromium is installed.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
-import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/browser.ts";
-import { startSimulator } from "../../sim/server.ts";
-import { freeze } from "./helpers.ts";
+import { chromiumFor, click, freeze, openSimulatorPage, RESULTS } from "./helpers.ts";
 
-const chromium = findChromium();
-const executable = "path" in chromium ? chromium.path : undefined;
-if (!executable)
-  console.warn(`test/browser: skipping the page test: ${chromium && "missing" in chromium ? chromium.missing : ""}; ${CHROMIUM_HELP}`);
+const executable = chromiumFor("the page test");
 
-const RESULTS = fileURLToPath(new URL("../../test-results/browser/", import.meta.url));
 const SEGMENTS = ["board", "keys", "secret", "pad", "track", "status"] as const;
-
-/** Clicks a key of the unit like a player: mouse down, hold, mouse up, then lets the firmware react. */
-async function click(page: Page, id: string): Promise<void> {
-  await page.click(`.key[data-key="${id}"]`, { delay: 90 });
-  await page.waitForTimeout(120);
-}
 
 /** Types a keyboard shortcut, held long enough for the unit's debounce. */
 async function type(page: Page, key: string): Promise<void> {
@@ -44,16 +30,8 @@ function drawn(page: Page, segment: string): Promise<string[]> {
 
 describe("the simulator page in Chromium", () => {
   it.skipIf(!executable)("plays a short game by clicking keys, and draws every LED in the colour the board shows", async () => {
-    const sim = await startSimulator({ firmware: readFileSync(DEFAULT_OUT, "utf8"), port: 0, seed: 3 });
-    const browser = await launchChromium(executable!, { width: 1440, height: 900 });
+    const { sim, page, pageErrors, close } = await openSimulatorPage(executable!, 3);
     try {
-      const page = await browser.context.newPage();
-      const pageErrors: string[] = [];
-      page.on("pageerror", (e) => pageErrors.push(e.message));
-      await page.goto(sim.url);
-      await page.waitForSelector('.key[data-key="p66"]');
-      await page.waitForFunction(() => Number(document.getElementById("unit")?.dataset.now) > 200);
-
       // Start a match from the menu (OK), open the shield, key the secret on the codemaker pad, close it.
       await click(page, "p66");
       expect(await page.locator('#unit [data-segment="secret"]').first().isVisible()).toBe(false);
@@ -94,8 +72,7 @@ describe("the simulator page in Chromium", () => {
       expect(pageErrors).toEqual([]);
       expect(sim.board.errors).toEqual([]);
     } finally {
-      await browser.close();
-      await sim.close();
+      await close();
     }
   });
 });

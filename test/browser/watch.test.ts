@@ -4,35 +4,19 @@
  * appear on the page's LEDs and in the status, and Stop stops it. Skipped, saying why, where no
  * Chromium is installed.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { rulesFor } from "../../firmware/core/presets.ts";
-import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
 import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import { symbolColour } from "../../firmware/ui/render.ts";
-import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/browser.ts";
-import { startSimulator } from "../../sim/server.ts";
-import { freeze } from "./helpers.ts";
+import { chromiumFor, freeze, openSimulatorPage, RESULTS } from "./helpers.ts";
 
-const chromium = findChromium();
-const executable = "path" in chromium ? chromium.path : undefined;
-if (!executable)
-  console.warn(`test/browser: skipping the watch test: ${chromium && "missing" in chromium ? chromium.missing : ""}; ${CHROMIUM_HELP}`);
-
-const RESULTS = fileURLToPath(new URL("../../test-results/browser/", import.meta.url));
+const executable = chromiumFor("the watch test");
 
 describe("watching the unit play on the simulator page in Chromium", () => {
   it.skipIf(!executable)("clicks Watch and sees the unit's first row on the board and in the status; Stop stops it", async () => {
-    const sim = await startSimulator({ firmware: readFileSync(DEFAULT_OUT, "utf8"), port: 0, seed: 7 });
-    const browser = await launchChromium(executable!, { width: 1440, height: 900 });
+    const { sim, page, pageErrors, close } = await openSimulatorPage(executable!, 7);
     try {
-      const page = await browser.context.newPage();
-      const pageErrors: string[] = [];
-      page.on("pageerror", (e) => pageErrors.push(e.message));
-      await page.goto(sim.url);
-      await page.waitForSelector('.key[data-key="p66"]');
-      await page.waitForFunction(() => Number(document.getElementById("unit")?.dataset.now) > 200);
       expect(await page.locator("#watch-stop").isDisabled()).toBe(true);
 
       await page.click("#watch");
@@ -66,8 +50,7 @@ describe("watching the unit play on the simulator page in Chromium", () => {
       expect(pageErrors).toEqual([]);
       expect(sim.board.errors).toEqual([]);
     } finally {
-      await browser.close();
-      await sim.close();
+      await close();
     }
   });
 });
