@@ -3,17 +3,12 @@
  * from RULES.md section 2 independently of firmware/core/codes.ts.
  */
 import type { Code, PresetId } from "../../firmware/core/types";
+import { Prng } from "../../sim/random.ts";
 
-/** mulberry32: a small seeded PRNG returning numbers in [0, 1). */
+/** mulberry32 (the simulator's Prng): a small seeded PRNG returning numbers in [0, 1). */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const prng = new Prng(seed);
+  return () => prng.next();
 }
 
 /** What RULES.md section 2 says about each preset's codes. */

@@ -20,6 +20,7 @@ import { playAll, sampleSecrets } from "./play.ts";
 import { TreeSearch, type TreeNode } from "./search.ts";
 import { buildSpace, ClassOf, type Space, unpack } from "./space.ts";
 import { MANIFEST, MOVE_EVALS_MAX, TABLES_DIR, VARIANTS, variantOf, type Variant } from "./variants.ts";
+import { Prng } from "../../../sim/random.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const CACHE_DIR = ROOT + "node_modules/.cache/brainboard-solver/";
@@ -88,18 +89,6 @@ function searchDescription(v: Variant): string {
 
 export { buildTree, spaceOf };
 
-/** A small deterministic generator, seeded per node so that the pool of a set does not depend on the order of the search. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function buildTree(v: Variant, space: Space, fresh: boolean): TreeNode {
   const key = createHash("sha256")
     .update(JSON.stringify([SEARCH_VERSION, v.key, searchDescription(v)]))
@@ -118,7 +107,9 @@ function buildTree(v: Variant, space: Space, fresh: boolean): TreeNode {
           // Huge spaces below the symmetric levels: the candidates when few, and a sample of the other guesses.
           let h = set.length;
           for (let i = 0; i < Math.min(set.length, 8); i++) h = Math.imul(h ^ set[i], 0x01000193);
-          const rand = seeded(h);
+          // Seeded per node, so that the pool of a set does not depend on the order of the search.
+          const prng = new Prng(h);
+          const rand = () => prng.next();
           const out = new Set<number>();
           if (set.length <= 400) for (let i = 0; i < set.length; i++) out.add(s.guessOfSecret(set[i]));
           const want = out.size + (set.length > 100 ? v.sampledPool : Math.max(300, v.sampledPool / 3));
