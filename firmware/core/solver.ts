@@ -540,33 +540,3 @@ export function hintCount(h: HintState): number {
 export function hintExample(h: HintState): Code | null {
   return h.example();
 }
-
-/** Is there a valid secret consistent with all `rows`? Runs to the end (not sliced), stopping at the first found. */
-function anyConsistent(rules: Rules, rows: Row[]): boolean {
-  // Room for one candidate: the first found answers the question.
-  const h = createSolver(rules, undefined, true, 1);
-  h.start(rows);
-  while (!h.step(1) && !h.total());
-  return h.total() > 0;
-}
-
-/**
- * codes.ts conflictingRows on the enumerator above, with the same contract: [] when some valid
- * secret is consistent with all `rows`; otherwise a minimal set of row indexes (ascending) that
- * together admit no valid secret, found by dropping each row in turn if the rest still conflict.
- */
-export function solverConflictingRows(rules: Rules, rows: Row[]): number[] {
-  let kept = rows;
-  if (anyConsistent(rules, rows)) return [];
-  for (let i = 0; i < rows.length; i++) {
-    // (A copy inside the loop body: Espruino shares a for (let ...) binding between iterations.)
-    const dropped = rows[i];
-    const without = kept.filter(function (row) {
-      return row !== dropped;
-    });
-    if (!anyConsistent(rules, without)) kept = without;
-  }
-  return kept.map(function (row) {
-    return rows.indexOf(row);
-  });
-}

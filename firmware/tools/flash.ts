@@ -26,7 +26,7 @@ import { parseArgs } from "node:util";
 import { BOARDS, type BoardInfo } from "../../hardware/boards.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../hardware/profile.ts";
 import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware, ROOT } from "./build.ts";
-import { solverTablesFor, storageFootprint, type SolverTable } from "./tables.ts";
+import { solverTablesFor, storageUse, type SolverTable } from "./tables.ts";
 
 export const HARDWARE_DIR = ROOT + "hardware/";
 export const DEFAULT_OUT_DIR = ROOT + "dist/";
@@ -104,7 +104,7 @@ export function storageBudget(board: BoardInfo): number {
  */
 export function checkStorageFit(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): number {
   const tableBytes = tables.reduce((sum, t) => sum + t.bytes.length, 0);
-  const used = storageFootprint(bundleBytes) + tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), 0);
+  const used = storageUse(bundleBytes, tables);
   if (used > board.storageBytes - STATE_RESERVE_BYTES)
     throw new FlashError(
       [

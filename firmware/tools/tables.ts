@@ -5,11 +5,8 @@
  * with require("Storage").read(solverTableName(rules)).
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { PRESET_IDS, rulesFor } from "../core/presets.ts";
-import { solverTableName } from "../core/solver.ts";
-
-export const TABLES_DIR = fileURLToPath(new URL("../core/tables/", import.meta.url));
+import { storageFootprint } from "../../sim/storage.ts";
+import { TABLES_DIR, VARIANTS } from "./solver/variants.ts";
 
 export interface SolverTable {
   /** The Storage file name (bb.t.brainiac, bb.t.race+...). */
@@ -19,21 +16,19 @@ export interface SolverTable {
   bytes: Uint8Array;
 }
 
-/** Storage bytes a file takes: a 32-byte header and its data rounded up to 4 (Espruino's Storage on the Pico). */
-export function storageFootprint(bytes: number): number {
-  return 32 + Math.ceil(bytes / 4) * 4;
+/** Storage bytes a bundle and tables take together, each file with its header. */
+export function storageUse(bundleBytes: number, tables: SolverTable[]): number {
+  return tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), storageFootprint(bundleBytes));
 }
+
+// Read once: every virtual board and every restored test App asks for them.
+const read = new Map<string, Uint8Array>();
 
 /** The tables for a build with `pegs` holes a row, in a fixed order. */
 export function solverTablesFor(pegs: number): SolverTable[] {
-  const tables: SolverTable[] = [];
-  for (const preset of PRESET_IDS)
-    for (const harder of [false, true]) {
-      const rules = rulesFor(preset, harder);
-      if (rules.pegs > pegs) continue;
-      const name = solverTableName(rules);
-      const path = TABLES_DIR + name + ".bin";
-      tables.push({ name, path, bytes: new Uint8Array(readFileSync(path)) });
-    }
-  return tables;
+  return VARIANTS.filter((v) => v.rules.pegs <= pegs).map((v) => {
+    const path = TABLES_DIR + v.storageName + ".bin";
+    if (!read.has(path)) read.set(path, new Uint8Array(readFileSync(path)));
+    return { name: v.storageName, path, bytes: read.get(path)! };
+  });
 }

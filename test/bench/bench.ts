@@ -5,7 +5,7 @@
  */
 import { buildFirmware, BUNDLE_BOUND_BYTES } from "../../firmware/tools/build.ts";
 import { STATE_RESERVE_BYTES } from "../../firmware/tools/flash.ts";
-import { solverTablesFor, storageFootprint } from "../../firmware/tools/tables.ts";
+import { solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
 import { BOARDS } from "../../hardware/boards.ts";
 import { VirtualBoard } from "../../sim/board.ts";
 import { ledCount, loadProfile } from "../../hardware/profile.ts";
@@ -30,7 +30,7 @@ report("bundle size, minified", `${built.bytes} bytes`, `<= ${BUNDLE_BOUND_BYTES
 {
   const tables = solverTablesFor(profile.pegs);
   const storage = BOARDS[profile.board].storageBytes;
-  const used = storageFootprint(built.bytes) + tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), 0);
+  const used = storageUse(built.bytes, tables);
   report(
     `Storage left after bundle + ${tables.length} solver tables`,
     `${storage - used} bytes (${used} of ${storage} used)`,

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { buildFirmware, BUNDLE_BOUND_BYTES } from "../../firmware/tools/build.ts";
 import { STATE_RESERVE_BYTES } from "../../firmware/tools/flash.ts";
-import { solverTablesFor, storageFootprint } from "../../firmware/tools/tables.ts";
+import { solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
 import { BOARDS } from "../../hardware/boards.ts";
 import { codeSpaceSize } from "../../firmware/core/presets.ts";
 import { measuredSecrets } from "../../firmware/tools/solver/generate.ts";
@@ -83,12 +83,12 @@ export function benchVariant(v: Variant): BenchRow {
   };
 }
 
-/** What the unit imports from the solver: the state's methods do the rest (the wrapper functions are for tools and tests). */
-export const UNIT_API = ["createSolver", "createHintState", "solverConflictingRows", "solverTableName"];
+/** What the unit imports of the solver: the state's methods do the rest (the wrapper functions are for tools and tests). */
+export const UNIT_API = ["createSolver", "createHintState", "solverTableName"];
 
 /** Minified bytes of the device-side solver API (esbuild, as the firmware build minifies). */
 export async function solverCodeBytes(): Promise<number> {
-  const entry = `import { ${UNIT_API.join(", ")} } from "./firmware/core/solver"; globalThis.solver = [${UNIT_API.join(", ")}];`;
+  const entry = `import { ${UNIT_API.join(", ")} } from "./firmware/core/solver"; import { createConflictSearch } from "./firmware/core/conflict"; globalThis.solver = [${UNIT_API.join(", ")}, createConflictSearch];`;
   const out = await esbuild.build({
     stdin: { contents: entry, resolveDir: ROOT, loader: "ts" },
     bundle: true,
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   // Issue 8: the bundle (with the solver in it) and all the tables fit R1's Storage with 4 KB left for saved state.
   const built = await buildFirmware();
   const storageTotal = BOARDS.pico.storageBytes;
-  const storageUsed = storageFootprint(built.bytes) + solverTablesFor(5).reduce((sum, t) => sum + storageFootprint(t.bytes.length), 0);
+  const storageUsed = storageUse(built.bytes, solverTablesFor(5));
   const report = {
     slice: SLICE,
     rows,

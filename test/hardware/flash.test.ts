@@ -3,7 +3,7 @@
  * path is run against a recording stand-in board over tcp://; and each problem before flashing is refused with
  * what to do and the documented exit code.
  */
-import { solverTablesFor, storageFootprint } from "../../firmware/tools/tables.ts";
+import { solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -99,7 +99,7 @@ describe("npm run flash -- --dry-run", () => {
       "bb.t.race+",
     ]);
     for (const t of tables) expect(new Uint8Array(files.get(t.name)!), t.name).toEqual(t.bytes);
-    const used = storageFootprint(r.bundleBytes) + tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), 0);
+    const used = storageUse(r.bundleBytes, tables);
     expect(BOARDS.pico.storageBytes - used).toBeGreaterThanOrEqual(4096);
     expect(r.text).toMatch(/and 6 solver tables \(\d+ bytes: bb\.t\.brainiac, .*\); \d+ of 49152 bytes of Storage used/);
   });
@@ -114,7 +114,7 @@ describe("npm run flash -- --dry-run", () => {
 
   it("refuses firmware and tables that would leave less than 4 KB of Storage, and names --no-tables", () => {
     const tables = solverTablesFor(5);
-    const need = storageFootprint(30000) + tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), 0);
+    const need = storageUse(30000, tables);
     const small = { ...BOARDS.pico, storageBytes: need + 4096 - 4 };
     expect(() => checkStorageFit(small, 30000, tables)).toThrow(
       /the firmware \(30000 bytes\) and the solver tables \(6 files, \d+ bytes\) take \d+ bytes of the Espruino Pico's \d+-byte Storage,[\s\S]*--no-tables/,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { conflictingRows, countConsistent, isConsistent } from "../../firmware/core/codes";
 import { codeSpaceSize } from "../../firmware/core/presets";
-import { createHintState, hintCount, hintExample, hintStep, packCode, solverConflictingRows } from "../../firmware/core/solver";
+import { conflictingRowsNow } from "../../firmware/core/conflict";
+import { createHintState, hintCount, hintExample, hintStep, packCode } from "../../firmware/core/solver";
 import type { Row } from "../../firmware/core/types";
 import { checkSecret } from "../../firmware/core/validate";
 import { enumerateCandidates } from "../../firmware/tools/solver/enumerate.ts";
@@ -50,7 +51,7 @@ describe("hints for a human codebreaker", () => {
 
 describe("contradiction detection on the same machinery", () => {
   for (const v of VARIANTS.filter((x) => x.key !== "race+")) {
-    it(`${v.key}: solverConflictingRows names the same rows as conflictingRows`, () => {
+    it(`${v.key}: the conflict search names the same rows as conflictingRows`, () => {
       const rand = seededRandom(99 + v.key.length);
       for (let t = 0; t < 12; t++) {
         const rows = randomRows(v.rules, 4, rand);
@@ -60,7 +61,7 @@ describe("contradiction detection on the same machinery", () => {
           const exact = Math.min(v.rules.pegs - 2, (r.feedback.exact + 1) % v.rules.pegs);
           r.feedback = { exact, near: Math.floor(rand() * (v.rules.pegs - exact - 1)) };
         }
-        expect(solverConflictingRows(v.rules, rows)).toEqual(conflictingRows(v.rules, rows));
+        expect(conflictingRowsNow(v.rules, rows)).toEqual(conflictingRows(v.rules, rows));
       }
     });
   }
