@@ -581,9 +581,8 @@ export class App {
       if (now < this.hintUntil) this.hintExample();
       return true;
     }
-    const guess = this.solver.guess();
-    const r = guess ? submitGuess(this.match as MatchState, guess) : null;
-    if (r && r.ok) this.match = r.state;
+    // The same rows again: runUnit takes the guess the solver found and plays it.
+    this.runUnit();
     this.tune = TUNE_ACCEPT;
     this.saveWanted = true;
     return true;
