@@ -1,0 +1,544 @@
+/**
+ * The simulator's second engine: the unit on the real Espruino interpreter (the Linux build in
+ * ../shared/tools/espruino), with the board model of sim/espruino/prelude.ts. It mirrors
+ * VirtualBoard's surface (keys in, LEDs and console out, power, battery) so scripts, the watcher and
+ * the views run on either engine; what differs is time: here it is real, so `advance` and `tap`
+ * return promises that settle when the interpreter has got there.
+ *
+ * Two ways in:
+ * - "ram": the prelude (holding the solver tables in a RAM Storage) and the bundle as one file run by
+ *   `espruino FILE` (for time: the Linux build reads its flash file byte by byte, a Pico maps it);
+ * - "flash": the bundle and tables written by `npm run flash` through the real espruino CLI over
+ *   telnet into the interpreter's Storage, the prelude as .boot0, and every power-on boots from
+ *   Storage (for memory, on espruino-5100, and to test the flash tool end to end).
+ *
+ * Power off kills the process (RAM is gone); Storage (the file espruino.flash in the board's own
+ * folder) stays for the next power-on, as a board's flash does.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  checkProfile,
+  keyList,
+  ledCount,
+  loadProfile,
+  segmentOffsets,
+  type KeyInfo,
+  type Profile,
+  type SegmentName,
+} from "../../hardware/profile.ts";
+import { solverTablesFor } from "../../firmware/tools/tables.ts";
+import { colourName } from "../colours.ts";
+import { LedChain, type Rgb } from "../leds.ts";
+import { espruinoBinary, espruinoMissing, PROJECT_ROOT, type EspruinoBuild } from "./binary.ts";
+import { preludeSource, REPORT_MARK } from "./prelude.ts";
+import { withTelnetPort } from "./telnet.ts";
+
+export type EngineMode = "ram" | "flash";
+
+export interface EspruinoBoardOptions {
+  profile?: string | Profile;
+  /** The bundle's source (dist/firmware.js built for the profile). */
+  firmware: string;
+  /** Default "ram". */
+  mode?: EngineMode;
+  /** Default: espruino for "ram", espruino-5100 for "flash". */
+  build?: EspruinoBuild;
+  /** Key contact bounce (ms), default 5. */
+  bounceMs?: number;
+  seed?: number;
+  /** Write the solver tables (default true). */
+  tables?: boolean;
+  /** Read JsVars in use after every task (slow: the memory run). */
+  trackMemory?: boolean;
+  /** How long to wait for the interpreter to answer before calling it stuck (default 20 s). */
+  answerTimeoutMs?: number;
+  /** Echo everything the interpreter prints to this function (debugging). */
+  trace?: (line: string) => void;
+}
+
+/** One LED write as the prelude reported it. */
+export interface FrameReport {
+  /** The write's number since power-on. */
+  n: number;
+  /** Host ms (since the board was made) when the report arrived. */
+  at: number;
+  /** Busy time of the event loop (ms, interpreter clock) before the task that wrote, and at the write. */
+  busyBefore: number;
+  busyAt: number;
+  /** From the start of the task to the write (ms), -1 when not inside a task. */
+  toWrite: number;
+  /** The task scanned the key matrix (a key event), rather than only re-rendering. */
+  scan: boolean;
+}
+
+export interface EngineStats {
+  busy: number;
+  tasks: number;
+  stallMax: number;
+  usage: number;
+  total: number;
+  memPeak: number;
+  frames: number;
+}
+
+export type EngineEvent = "leds" | "tone" | "console" | "power" | "reset";
+
+export class EngineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EngineError";
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class EspruinoBoard {
+  readonly engine = "espruino";
+  readonly profile: Profile;
+  readonly keys: KeyInfo[];
+  readonly mode: EngineMode;
+  readonly build: EspruinoBuild;
+  readonly consoleLog: string[] = [];
+  readonly errors: string[] = [];
+  readonly warnings: string[] = [];
+  readonly resets: { at: number; reason: string }[] = [];
+  readonly tones: { at: number; freq: number }[] = [];
+  readonly frames: FrameReport[] = [];
+  /** JsVars in use when the prelude had run (before the firmware), per boot. */
+  preludeUsage = 0;
+  readonly dir: string;
+  private readonly opts: EspruinoBoardOptions;
+  private readonly leds: LedChain;
+  private readonly segments: Record<SegmentName, { start: number; count: number }>;
+  private readonly keyById = new Map<string, KeyInfo>();
+  private readonly t0 = Date.now();
+  private child: ChildProcess | null = null;
+  private exited: Promise<void> = Promise.resolve();
+  private buffer = "";
+  private syncN = 0;
+  private waiters: { match: (r: string) => boolean; resolve: (r: string) => void }[] = [];
+  private batteryState: { volts: number; usb: boolean };
+  private ledSupply = false;
+  private sleepAllowed = false;
+  private locked = false;
+  private currentTone = 0;
+  private flashed = false;
+  private listeners = new Map<EngineEvent, Set<() => void>>();
+  private booted = false;
+  private readonly held = new Set<string>();
+
+  constructor(opts: EspruinoBoardOptions) {
+    this.opts = opts;
+    this.profile = typeof opts.profile === "object" ? checkProfile(structuredClone(opts.profile)) : loadProfile(opts.profile);
+    this.mode = opts.mode ?? "ram";
+    this.build = opts.build ?? (this.mode === "flash" ? "espruino-5100" : "espruino");
+    const missing = espruinoMissing(this.build);
+    if (missing) throw new EngineError(missing);
+    this.keys = keyList(this.profile);
+    for (const k of this.keys) this.keyById.set(k.id, k);
+    this.leds = new LedChain(ledCount(this.profile));
+    this.segments = segmentOffsets(this.profile);
+    this.batteryState = { volts: this.profile.battery?.fullV ?? 4.0, usb: false };
+    this.dir = mkdtempSync(join(tmpdir(), "brainboard-espruino-"));
+  }
+
+  // ---------------------------------------------------------------- time
+
+  /** Host ms since this board was made (real time). */
+  get now(): number {
+    return Date.now() - this.t0;
+  }
+
+  /** Lets the unit run for `ms` of real time, then waits until the interpreter has caught up. */
+  async advance(ms: number): Promise<void> {
+    if (ms > 0) await sleep(ms);
+    if (this.child) await this.sync();
+  }
+
+  /** Resolves when the interpreter has read everything sent so far (its event loop came round). */
+  async sync(): Promise<void> {
+    const n = ++this.syncN;
+    await this.ask(`__bb.sync(${n})`, (r) => r === `Y ${n}`, "to answer");
+  }
+
+  // ---------------------------------------------------------------- power
+
+  get isOn(): boolean {
+    return this.child !== null;
+  }
+
+  get ledsPowered(): boolean {
+    return this.leds.powered;
+  }
+
+  get deepSleep(): boolean {
+    return this.sleepAllowed;
+  }
+
+  get consoleLocked(): boolean {
+    return this.locked;
+  }
+
+  get battery(): { volts: number; usb: boolean } {
+    return { ...this.batteryState };
+  }
+
+  /** Starts the interpreter: the prelude, then the firmware (from RAM or from Storage). Resolves once it has booted. */
+  async powerOn(): Promise<void> {
+    if (this.child) return;
+    if (this.mode === "flash" && !this.flashed) await this.flashFirmware();
+    const bin = espruinoBinary(this.build)!;
+    const args: string[] = [];
+    if (this.mode === "ram") {
+      const file = join(this.dir, "unit.js");
+      writeFileSync(file, this.prelude() + this.opts.firmware, "latin1");
+      args.push(file);
+    }
+    this.booted = false;
+    this.leds.setPowered(false);
+    this.ledSupply = !this.profile.leds.powerPin;
+    this.sleepAllowed = false;
+    this.locked = false;
+    const child = spawn(bin, args, { cwd: this.dir, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = child;
+    this.buffer = "";
+    this.exited = new Promise((done) =>
+      child.on("exit", (code, signal) => {
+        if (this.child === child) {
+          this.child = null;
+          this.errors.push(`the interpreter stopped (${signal ?? "exit code " + code})`);
+          this.failWaiters(`the interpreter stopped (${signal ?? "exit code " + code})`);
+          this.setLedSupply(false);
+          this.emit("power");
+        }
+        done();
+      }),
+    );
+    child.stdout!.on("data", (d: Buffer) => this.onOutput(d.toString("latin1")));
+    child.stderr!.on("data", (d: Buffer) => this.onOutput(d.toString("latin1")));
+    child.stdin!.on("error", () => {});
+    await this.waitFor((r) => r.startsWith("B "), "to run the board prelude");
+    this.booted = true;
+    this.setLedSupply(this.ledSupply);
+    this.emit("power");
+    await this.sync();
+  }
+
+  /** Cuts the power: the process is killed; Storage (its flash file) stays. */
+  async powerOff(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = null;
+    for (const k of this.held) this.held.delete(k);
+    child.kill("SIGKILL");
+    await this.exited;
+    this.failWaiters("the unit was switched off");
+    this.setLedSupply(false);
+    if (this.currentTone) this.setTone(0);
+    this.emit("power");
+  }
+
+  async powerCycle(): Promise<void> {
+    await this.powerOff();
+    await this.powerOn();
+  }
+
+  /** Stops the interpreter and removes the board's folder. */
+  async close(): Promise<void> {
+    await this.powerOff();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  setBattery(volts: number, usb?: boolean): void {
+    this.batteryState = { volts, usb: usb ?? this.batteryState.usb };
+    if (this.child) this.send(`__bb.bat(${volts},${this.batteryState.usb ? 1 : 0})`);
+  }
+
+  // ---------------------------------------------------------------- keys
+
+  press(keyId: string): void {
+    const k = this.key(keyId);
+    this.held.add(keyId);
+    this.send(`__bb.press(${k.index})`);
+  }
+
+  release(keyId: string): void {
+    const k = this.key(keyId);
+    this.held.delete(keyId);
+    this.send(`__bb.release(${k.index})`);
+  }
+
+  /**
+   * Press, hold, release: the prelude holds the key at least holdMs and until the scanner has seen it
+   * closed, then releases it and reports once the scanner has seen it open; then gapMs of rest.
+   */
+  async tap(keyId: string, holdMs = 60, gapMs = 60): Promise<void> {
+    const k = this.key(keyId);
+    await this.ask(
+      `__bb.tap(${k.index},${Math.max(0, holdMs)})`,
+      (r) => r === `K ${k.index} up`,
+      `to see key ${keyId} pressed and released`,
+    );
+    if (gapMs > 0) await sleep(gapMs);
+  }
+
+  isPressed(keyId: string): boolean {
+    return this.held.has(keyId);
+  }
+
+  // ---------------------------------------------------------------- outputs
+
+  pixels(segment?: SegmentName): Rgb[] {
+    if (segment === undefined) return this.leds.slice(0, this.leds.count);
+    const s = this.segments[segment];
+    if (!s || s.start < 0) throw new Error(`profile ${this.profile.id} has no "${segment}" LED segment`);
+    return this.leds.slice(s.start, s.count);
+  }
+
+  colours(segment: SegmentName): string[] {
+    return this.pixels(segment).map(colourName);
+  }
+
+  get tone(): { freq: number } | null {
+    return this.currentTone ? { freq: this.currentTone } : null;
+  }
+
+  /** The interpreter's own figures: busy time, longest task, JsVars (after a garbage collection). */
+  async stats(reset = false): Promise<EngineStats> {
+    const r = await this.ask(`__bb.stats(${reset ? 1 : 0})`, (x) => x.startsWith("M "), "to report its figures");
+    return JSON.parse(r.slice(2)) as EngineStats;
+  }
+
+  /** JsVars in use and in all, as process.memory() reports them. */
+  async memory(): Promise<{ usage: number; total: number; free: number }> {
+    const s = await this.stats();
+    return { usage: s.usage, total: s.total, free: s.total - s.usage };
+  }
+
+  /** Runs a line at the console (no echo); what it prints arrives as console lines. */
+  repl(code: string): void {
+    this.send(code);
+  }
+
+  on(event: EngineEvent, fn: () => void): () => void {
+    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
+    this.listeners.get(event)!.add(fn);
+    return () => this.listeners.get(event)?.delete(fn);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private prelude(): string {
+    const o = this.opts;
+    return preludeSource(this.profile, {
+      bounceMs: o.bounceMs ?? 5,
+      seed: o.seed ?? 1,
+      tables: this.mode === "ram" && (o.tables ?? true) ? solverTablesFor(this.profile.pegs) : undefined,
+      ram: this.mode === "ram",
+      reportFrames: true,
+      batteryVolts: this.batteryState.volts,
+      usb: this.batteryState.usb,
+      trackMemory: o.trackMemory,
+      tapHoldMs: 60,
+    });
+  }
+
+  /**
+   * "flash": the prelude goes to .boot0 through the console, then `npm run flash` writes the bundle and
+   * tables through the real CLI over telnet (the interpreter's port 2323 is taken one run at a time).
+   */
+  private async flashFirmware(): Promise<void> {
+    const bundle = join(this.dir, "firmware.js");
+    writeFileSync(bundle, this.opts.firmware, "latin1");
+    const prelude = this.prelude();
+    await withTelnetPort(async (port) => {
+      const bin = espruinoBinary("espruino")!;
+      const child = spawn(bin, ["--telnet"], { cwd: this.dir, stdio: ["pipe", "pipe", "pipe"] });
+      let out = "";
+      child.stdout!.on("data", (d: Buffer) => (out += d.toString("latin1")));
+      child.stderr!.on("data", (d: Buffer) => (out += d.toString("latin1")));
+      child.stdin!.on("error", () => {});
+      try {
+        // The prelude as .boot0, a chunk a line (the console's line buffer is not unbounded).
+        const CHUNK = 600;
+        const lines = [];
+        for (let i = 0; i < prelude.length; i += CHUNK) {
+          const part = JSON.stringify(prelude.slice(i, i + CHUNK));
+          lines.push(
+            i === 0 ? `require("Storage").write(".boot0",${part},0,${prelude.length})` : `require("Storage").write(".boot0",${part},${i})`,
+          );
+        }
+        for (const l of lines) child.stdin!.write(`\x10${l}\n`);
+        child.stdin!.write(`\x10print("BOOT0 "+require("Storage").read(".boot0").length)\n`);
+        const t = Date.now();
+        while (!/BOOT0 (\d+)/.test(out)) {
+          if (Date.now() - t > 10_000)
+            throw new EngineError(`writing the prelude to .boot0 got no answer; the interpreter printed:\n${out}`);
+          await sleep(20);
+        }
+        const got = Number(/BOOT0 (\d+)/.exec(out)![1]);
+        if (got !== prelude.length) throw new EngineError(`.boot0 holds ${got} bytes, the prelude has ${prelude.length}`);
+        const r = await runFlashCli(["--port", `tcp://127.0.0.1:${port}`, "--bundle", bundle, "--profile", this.profile.id]);
+        if (r.code !== 0) throw new EngineError(`npm run flash failed (exit code ${r.code}):\n${r.output}`);
+      } finally {
+        child.kill("SIGKILL");
+        await new Promise((d) => (child.exitCode !== null ? d(null) : child.on("exit", d)));
+      }
+    });
+    this.flashed = true;
+  }
+
+  private key(keyId: string): KeyInfo {
+    const k = this.keyById.get(keyId);
+    if (!k) throw new Error(`unknown key "${keyId}" on ${this.profile.id}; valid keys: ${this.keys.map((x) => x.id).join(", ")}`);
+    return k;
+  }
+
+  private send(line: string): void {
+    if (!this.child) throw new EngineError("the unit is off (power it on first)");
+    this.child.stdin!.write(`\x10${line}\n`);
+  }
+
+  private ask(line: string, match: (r: string) => boolean, what: string): Promise<string> {
+    const p = this.waitFor(match, what);
+    this.send(line);
+    return p;
+  }
+
+  private waitFor(match: (r: string) => boolean, what: string): Promise<string> {
+    const timeout = this.opts.answerTimeoutMs ?? 20_000;
+    return new Promise((resolve, reject) => {
+      const w = {
+        match,
+        resolve: (r: string) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject,
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        reject(
+          new EngineError(`the interpreter did not get ${what} within ${timeout / 1000} s (its event loop is blocked, or it stopped)`),
+        );
+      }, timeout);
+      (w as unknown as { fail: (m: string) => void }).fail = (m: string) => {
+        clearTimeout(timer);
+        reject(new EngineError(`${m} while waiting for the interpreter ${what}`));
+      };
+      this.waiters.push(w);
+    });
+  }
+
+  private failWaiters(why: string): void {
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) (w as unknown as { fail: (m: string) => void }).fail(why);
+  }
+
+  private onOutput(text: string): void {
+    this.buffer += text;
+    let i: number;
+    while ((i = this.buffer.indexOf("\n")) >= 0) {
+      const line = this.buffer.slice(0, i).replace(/\r/g, "");
+      this.buffer = this.buffer.slice(i + 1);
+      this.onLine(line);
+    }
+  }
+
+  private onLine(raw: string): void {
+    this.opts.trace?.(raw);
+    const at = raw.indexOf(REPORT_MARK);
+    const text = (at >= 0 ? raw.slice(0, at) : raw).replace(/^>+/, "");
+    if (text && this.booted) this.consoleLine(text);
+    else if (text && /^Uncaught /.test(text)) this.consoleLine(text);
+    if (at >= 0) this.onReport(raw.slice(at + REPORT_MARK.length));
+  }
+
+  private consoleLine(text: string): void {
+    this.consoleLog.push(text);
+    if (/^Uncaught /.test(text) || /^ERROR:/.test(text)) this.errors.push(text);
+    this.emit("console");
+  }
+
+  private onReport(r: string): void {
+    const sp = r.indexOf(" ");
+    const kind = r.slice(0, sp < 0 ? r.length : sp);
+    const arg = sp < 0 ? "" : r.slice(sp + 1);
+    switch (kind) {
+      case "F": {
+        const f = arg.split(" ");
+        const bytes = new Uint8Array(Buffer.from(f[5] ?? "", "base64"));
+        this.frames.push({ n: +f[0], at: this.now, busyBefore: +f[1], busyAt: +f[2], toWrite: +f[3], scan: f[4] === "1" });
+        if (this.leds.write(bytes, this.now)) this.emit("leds");
+        break;
+      }
+      case "P":
+        this.ledSupply = arg === "1";
+        if (this.booted) this.setLedSupply(this.ledSupply);
+        break;
+      case "T":
+        this.setTone(+arg);
+        break;
+      case "S":
+        this.sleepAllowed = arg === "1";
+        break;
+      case "L":
+        this.locked = arg === "1";
+        break;
+      case "R":
+        // The firmware asked for a restart (load()) while run from RAM: boot the file again, Storage kept.
+        this.resets.push({ at: this.now, reason: arg });
+        this.emit("reset");
+        void this.powerCycle().catch((e) => this.errors.push(`restart failed: ${(e as Error).message}`));
+        break;
+      case "B":
+        this.preludeUsage = +arg;
+        break;
+    }
+    for (const w of [...this.waiters])
+      if (w.match(r)) {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        w.resolve(r);
+      }
+  }
+
+  private setLedSupply(on: boolean): void {
+    if (this.leds.setPowered(on) || on !== this.ledsPoweredBefore) this.emit("leds");
+    this.ledsPoweredBefore = on;
+  }
+  private ledsPoweredBefore = false;
+
+  private setTone(freq: number): void {
+    if (freq === this.currentTone) return;
+    this.currentTone = freq;
+    this.tones.push({ at: this.now, freq });
+    this.emit("tone");
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const fn of [...(this.listeners.get(event) ?? [])]) fn();
+  }
+}
+
+/** Runs `npm run flash` (the project's flash tool, which drives the real espruino CLI); its exit code and output. */
+export function runFlashCli(args: string[], timeoutMs = 180_000): Promise<{ code: number | null; output: string }> {
+  const tsx = join(PROJECT_ROOT, "node_modules/tsx/dist/cli.mjs");
+  const child = spawn(process.execPath, [tsx, join(PROJECT_ROOT, "firmware/tools/flash.ts"), ...args], {
+    cwd: PROJECT_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      done({ code, output });
+    });
+  });
+}
