@@ -1,5 +1,5 @@
 /**
- * npm run sim -- --script FILE [--json] [--profile NAME] [--bounce MS] [--seed N] [--storage FILE]
+ * npm run sim -- --script FILE [--engine sim|espruino] [--json] [--profile NAME] [--bounce MS] [--seed N] [--storage FILE]
  *                [--show-secret] [--firmware FILE] [--no-color]
  * npm run sim -- --watch [--preset brainiac|travel|race] [--harder] [--games N] [--head] [--seed N] [--json] ...
  *
@@ -18,9 +18,19 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadProfile, ProfileError, type Profile } from "../hardware/profile.ts";
 import { BuildError } from "../firmware/tools/build.ts";
-import type { VirtualBoard } from "./board.ts";
+import { EspruinoBoard } from "./espruino/engine.ts";
+import type { LedBoard } from "./view.ts";
 import { bundleFor, readBundle } from "./bundle.ts";
-import { bootBoard, ExpectFailure, parseScript, runCommands, ScriptError, type Command } from "./script.ts";
+import {
+  bootBoard,
+  ExpectFailure,
+  parseScript,
+  runCommands,
+  runCommandsAsync,
+  SCRIPT_BOOT_MS,
+  ScriptError,
+  type Command,
+} from "./script.ts";
 import { formatBoard } from "./text.ts";
 import { segmentViews, type PixelView } from "./view.ts";
 import { Watcher, type WatchEvent } from "./watch.ts";
@@ -31,6 +41,8 @@ const USAGE = `usage: npm run sim -- --script FILE [options]
        npm run sim -- --watch [--preset NAME] [--harder] [--games N] [--head] [options]
 
   --script FILE     the commands to run (- for standard input); see README "Play on a laptop"
+  --engine NAME     sim (default: the simulator, virtual time) or espruino (the real interpreter in
+                    ../shared/tools/espruino, from RAM, in real time)
   --json            print the result as JSON (every segment's pixels as palette names and RGB)
   --profile NAME    hardware profile (default r1-pico); the bundle is built for it
   --firmware FILE   run this bundle instead of building one
@@ -67,7 +79,7 @@ export interface CliJson extends BoardJson {
   expectFailure: { line: number; message: string } | null;
 }
 
-export function boardJson(board: VirtualBoard): BoardJson {
+export function boardJson(board: LedBoard): BoardJson {
   const segments: Record<string, PixelView[]> = segmentViews(board);
   return { now: board.now, on: board.isOn, segments, tone: board.tone };
 }
@@ -96,6 +108,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
         harder: { type: "boolean" },
         games: { type: "string" },
         head: { type: "boolean" },
+        engine: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -149,6 +162,23 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
     return fail(`error: ${(e as Error).message}`);
   }
 
+  const engine = values.engine ?? "sim";
+  if (engine !== "sim" && engine !== "espruino") return fail(`--engine needs sim or espruino, got "${engine}"`);
+  if (engine === "espruino") {
+    if (values.storage) return fail("--storage is for the simulator's engine: the real interpreter keeps Storage in its own flash file");
+    return espruinoScript({
+      profile,
+      firmware,
+      bounceMs,
+      seed,
+      commands,
+      script: values.script,
+      json: !!values.json,
+      showSecret: !!values["show-secret"],
+      outColour,
+      fail,
+    });
+  }
   const board = bootBoard({ profile, firmware, bounceMs, seed, storageFile: values.storage });
   const shows: (BoardJson & { line: number })[] = [];
   let expectFailure: ExpectFailure | null = null;
@@ -182,6 +212,64 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
   let status = 0;
   for (const e of board.errors) status = fail(`firmware error: ${e}`);
   if (expectFailure) status = fail(`${values.script}: ${expectFailure.message}`);
+  return status;
+}
+
+/** --engine espruino: the script on the real interpreter, from RAM, in real time; the same output. */
+async function espruinoScript(a: {
+  profile: Profile;
+  firmware: string;
+  bounceMs?: number;
+  seed?: number;
+  commands: Command[];
+  script: string;
+  json: boolean;
+  showSecret: boolean;
+  outColour: boolean;
+  fail: (msg: string) => number;
+}): Promise<number> {
+  let board: EspruinoBoard;
+  try {
+    board = new EspruinoBoard({ profile: a.profile, firmware: a.firmware, bounceMs: a.bounceMs, seed: a.seed });
+  } catch (e) {
+    return a.fail(`error: ${(e as Error).message}`);
+  }
+  const shows: (BoardJson & { line: number })[] = [];
+  let expectFailure: ExpectFailure | null = null;
+  try {
+    await board.powerOn();
+    await board.advance(SCRIPT_BOOT_MS);
+    await runCommandsAsync(board, a.commands, (cmd) => {
+      if (a.json) shows.push({ line: cmd.line, ...boardJson(board) });
+      else console.log(formatBoard(board, { showSecret: a.showSecret, colour: a.outColour, title: `show (line ${cmd.line})` }) + "\n");
+    });
+  } catch (e) {
+    if (e instanceof ExpectFailure) expectFailure = e;
+    else {
+      await board.close();
+      return a.fail(`error: ${(e as Error).message}`);
+    }
+  }
+  if (a.json) {
+    const out: CliJson = {
+      profile: a.profile.id,
+      ...boardJson(board),
+      battery: board.battery,
+      console: board.consoleLog,
+      errors: board.errors,
+      warnings: board.warnings,
+      shows,
+      expectFailure: expectFailure && { line: expectFailure.line, message: expectFailure.message },
+    };
+    console.log(JSON.stringify(out, null, 1));
+  } else {
+    console.log(formatBoard(board, { showSecret: a.showSecret, colour: a.outColour, title: "end" }));
+    for (const line of board.consoleLog) if (!board.errors.includes(line)) console.log(`console: ${line}`);
+  }
+  await board.close();
+  let status = 0;
+  for (const e of board.errors) status = a.fail(`firmware error: ${e}`);
+  if (expectFailure) status = a.fail(`${a.script}: ${expectFailure.message}`);
   return status;
 }
 

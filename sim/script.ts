@@ -256,22 +256,83 @@ export function runCommand(board: VirtualBoard, cmd: Command, onShow?: (cmd: Com
     case "show":
       onShow?.(cmd);
       break;
-    case "expect": {
-      const seen = board.colours(cmd.segment).slice(cmd.start, cmd.start + cmd.colours.length);
-      const bad = cmd.colours.map((alts, i) => !alts.includes("*") && !alts.includes(seen[i])).map((b, i) => (b ? i : -1));
-      const wrong = bad.filter((i) => i >= 0);
-      if (wrong.length) {
-        const expected = cmd.colours.map((alts) => alts.join("/"));
-        const at = wrong.map((i) => `${cmd.segment}[${cmd.start + i}] is ${seen[i]}, not ${expected[i]}`).join("; ");
-        throw new ExpectFailure(
-          cmd.line,
-          expected,
-          seen,
-          `line ${cmd.line}: expected ${cmd.where} to be ${expected.join(" ")}, saw ${seen.join(" ")} (${at}; at ${(board.now / 1000).toFixed(3)} s)`,
-        );
-      }
+    case "expect":
+      checkExpect(board, cmd);
       break;
+  }
+}
+
+/** What a script needs of a board: either engine's (sim/board.ts in virtual time, sim/espruino/engine.ts in real time). */
+export interface ScriptBoard {
+  readonly now: number;
+  colours(segment: SegmentName): string[];
+  press(key: string): void;
+  release(key: string): void;
+  tap(key: string, holdMs?: number, gapMs?: number): void | Promise<void>;
+  advance(ms: number): void | Promise<void>;
+  powerOn(): void | Promise<void>;
+  powerOff(): void | Promise<void>;
+  powerCycle(): void | Promise<void>;
+  setBattery(volts: number, usb?: boolean): void;
+}
+
+/** Throws an ExpectFailure when the LEDs do not show what `cmd` expects. */
+export function checkExpect(board: Pick<ScriptBoard, "colours" | "now">, cmd: Extract<Command, { op: "expect" }>): void {
+  const seen = board.colours(cmd.segment).slice(cmd.start, cmd.start + cmd.colours.length);
+  const bad = cmd.colours.map((alts, i) => !alts.includes("*") && !alts.includes(seen[i])).map((b, i) => (b ? i : -1));
+  const wrong = bad.filter((i) => i >= 0);
+  if (wrong.length) {
+    const expected = cmd.colours.map((alts) => alts.join("/"));
+    const at = wrong.map((i) => `${cmd.segment}[${cmd.start + i}] is ${seen[i]}, not ${expected[i]}`).join("; ");
+    throw new ExpectFailure(
+      cmd.line,
+      expected,
+      seen,
+      `line ${cmd.line}: expected ${cmd.where} to be ${expected.join(" ")}, saw ${seen.join(" ")} (${at}; at ${(board.now / 1000).toFixed(3)} s)`,
+    );
+  }
+}
+
+/**
+ * Runs commands on either engine, awaiting each step (on the real interpreter, time is real). `onStep`
+ * sees every command after it ran (the engine comparison records the LEDs at each expect and show).
+ */
+export async function runCommandsAsync(
+  board: ScriptBoard,
+  commands: Command[],
+  onShow?: (cmd: Command) => void,
+  onStep?: (cmd: Command) => void,
+): Promise<void> {
+  for (const cmd of commands) {
+    switch (cmd.op) {
+      case "press":
+        for (const k of cmd.keys) board.press(k.id);
+        break;
+      case "release":
+        for (const k of cmd.keys) board.release(k.id);
+        break;
+      case "tap":
+        for (const k of cmd.keys) await board.tap(k.id, cmd.holdMs, TAP_GAP_MS);
+        break;
+      case "wait":
+        await board.advance(cmd.ms);
+        break;
+      case "power":
+        if (cmd.action === "on") await board.powerOn();
+        else if (cmd.action === "off") await board.powerOff();
+        else await board.powerCycle();
+        break;
+      case "battery":
+        board.setBattery(cmd.volts, cmd.usb);
+        break;
+      case "show":
+        onShow?.(cmd);
+        break;
+      case "expect":
+        checkExpect(board, cmd);
+        break;
     }
+    onStep?.(cmd);
   }
 }
 

@@ -2,7 +2,7 @@
  * The board as text, for the command line: every segment as colour initials (see COLOUR_INITIALS),
  * laid out like the unit, board row 1 at the bottom. The secret stays hidden unless asked for.
  */
-import type { VirtualBoard } from "./board.ts";
+import type { LedBoard } from "./view.ts";
 import { colourInitial, INITIALS_LEGEND, screenViews, type ScreenPixel } from "./view.ts";
 
 export interface TextOptions {
@@ -14,7 +14,7 @@ export interface TextOptions {
   title?: string;
 }
 
-export function formatBoard(board: VirtualBoard, opts: TextOptions = {}): string {
+export function formatBoard(board: LedBoard, opts: TextOptions = {}): string {
   const p = board.profile;
   const views = screenViews(board);
   const paint = (px: ScreenPixel) => {

@@ -17,6 +17,9 @@
 import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE, gammaTable } from "../firmware/ui/palette.ts";
 import { SEGMENT_NAMES, type SegmentName } from "../hardware/profile.ts";
 import type { Rgb, VirtualBoard } from "./board.ts";
+
+/** What the views read of a board: either engine's (sim/board.ts, sim/espruino/engine.ts). */
+export type LedBoard = Pick<VirtualBoard, "profile" | "pixels" | "colours" | "now" | "isOn" | "tone" | "battery">;
 import { colourName } from "./colours.ts";
 
 export type Triple = [number, number, number];
@@ -63,20 +66,20 @@ export function screenRgb(p: Rgb, k: number): Triple {
 }
 
 /** The profile's segments that exist on this build, in SEGMENT_NAMES order. */
-export function segmentsOf(board: VirtualBoard): SegmentName[] {
+export function segmentsOf(board: LedBoard): SegmentName[] {
   const have = new Set(board.profile.leds.segments.map((s) => s.name));
   return SEGMENT_NAMES.filter((s) => have.has(s));
 }
 
 /** Every segment's pixels, as palette names and duty RGB: the command line's --json form. */
-export function segmentViews(board: VirtualBoard): Record<string, PixelView[]> {
+export function segmentViews(board: LedBoard): Record<string, PixelView[]> {
   const out: Record<string, PixelView[]> = {};
   for (const s of segmentsOf(board)) out[s] = board.pixels(s).map((p) => ({ name: colourName(p), rgb: [p.r, p.g, p.b] }));
   return out;
 }
 
 /** Every segment's pixels with the screen RGB to paint them, for the page. */
-export function screenViews(board: VirtualBoard): Record<string, ScreenPixel[]> {
+export function screenViews(board: LedBoard): Record<string, ScreenPixel[]> {
   const k = frameScale(board.pixels());
   const out: Record<string, ScreenPixel[]> = {};
   for (const s of segmentsOf(board))

@@ -30,7 +30,7 @@ import { G_BLANK, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT } from "../fir
 import { COLOUR_NAMES, PEG_NAMES } from "../firmware/ui/palette.ts";
 import { drawFeedback, symbolColour } from "../firmware/ui/render.ts";
 import { solverTablesFor } from "../firmware/tools/tables.ts";
-import type { VirtualBoard } from "./board.ts";
+import type { Profile, SegmentName } from "../hardware/profile.ts";
 import { Prng } from "./random.ts";
 
 export interface WatchOptions {
@@ -58,6 +58,20 @@ export interface WatchOptions {
 }
 
 export type Side = "unit" | "you";
+
+/** What the watcher needs of a board: either engine's (sim/board.ts, sim/espruino/engine.ts). */
+export interface WatchedBoard {
+  readonly profile: Profile;
+  readonly now: number;
+  readonly isOn: boolean;
+  readonly ledsPowered: boolean;
+  readonly errors: string[];
+  colours(segment: SegmentName): string[];
+  press(key: string): void;
+  release(key: string): void;
+  powerOn(): void | Promise<void>;
+  advance(ms: number): void | Promise<void>;
+}
 
 interface EventBase {
   /** Board time (ms). */
@@ -124,7 +138,7 @@ export class Watcher {
   private errorsAtStart: number;
 
   constructor(
-    readonly board: VirtualBoard,
+    readonly board: WatchedBoard,
     options: WatchOptions = {},
   ) {
     const games = options.games;
@@ -653,8 +667,30 @@ function plural(n: number, word: string): string {
 }
 
 /** Plays in virtual time and returns the events: the command line's and the tests' way. */
-export function watch(board: VirtualBoard, options: WatchOptions = {}, onEvent?: (e: WatchEvent) => void): WatchEvent[] {
+export function watch(board: WatchedBoard, options: WatchOptions = {}, onEvent?: (e: WatchEvent) => void): WatchEvent[] {
   const w = new Watcher(board, options);
   if (onEvent) w.on(onEvent);
   return w.run();
+}
+
+/**
+ * Plays in real time on a board whose `advance` waits (the real interpreter): the watcher acts when
+ * the board's clock reaches wakeAt. Resolves with the events when it stops.
+ */
+export async function watchRealTime(
+  board: WatchedBoard,
+  options: WatchOptions = {},
+  onEvent?: (e: WatchEvent) => void,
+  limitMs = 3_600_000,
+): Promise<WatchEvent[]> {
+  const w = new Watcher(board, options);
+  if (onEvent) w.on(onEvent);
+  const end = board.now + limitMs;
+  while (!w.done) {
+    if (board.now >= end) w.stop(`the time limit of ${limitMs / 1000} s`);
+    const wait = Math.min(w.wakeAt, end) - board.now;
+    await board.advance(Math.max(0, wait));
+    w.poll();
+  }
+  return w.events;
 }
