@@ -37,9 +37,16 @@ export const CLI_SHORT_UPLOAD_BYTES = 512;
 export const BOOT_FILE = ".bootcde";
 
 /** The CLI settings that keep it from touching the bundle or going online for modules or compilation. */
-const CLI_CONFIG = ["MINIFICATION_LEVEL=", "MODULE_MINIFICATION_LEVEL=", "COMPILATION=false", "PRETOKENISE=0", "MODULE_URL="].flatMap(
-  (c) => ["--config", c],
-);
+// LOAD_STORAGE_FILE=1: the upload ends with load(), a restart as at power-on (.boot0-.boot3, then .bootcde), not
+// load(".bootcde"), which skips the boot files (a test board's pins live in .boot0: sim/espruino/prelude.ts).
+const CLI_CONFIG = [
+  "MINIFICATION_LEVEL=",
+  "MODULE_MINIFICATION_LEVEL=",
+  "COMPILATION=false",
+  "PRETOKENISE=0",
+  "MODULE_URL=",
+  "LOAD_STORAGE_FILE=1",
+].flatMap((c) => ["--config", c]);
 
 /** Output lines of the CLI that mean the upload did not happen, although it may still exit 0. */
 const CLI_FAILURES: { pattern: RegExp; why: string }[] = [
