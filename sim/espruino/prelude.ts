@@ -25,7 +25,7 @@
  *   T <freq>              the buzzer (0 = silent)      P <0|1>   LED supply
  *   S <0|1>               deep sleep allowed           L <0|1>   console locked
  *   W <seconds>           watchdog enabled              R <why>   the firmware asked to restart
- *   K <key> <phase>       a tap's progress (down: held and seen by the scanner; up: released and seen)
+ *   K <key> up            a tap is over: the scanner has seen the key pressed, then released
  *   Y <n>                 reply to sync(n)              M <json>  measurements (stats())
  *   B <usage>             end of the prelude (JsVars in use then)
  */
@@ -121,7 +121,11 @@ var oSetTimeout=setTimeout,oSetInterval=setInterval;
 var frame=new Uint8Array(LEDS*3),frameN=0,ledPower=PWRPIN<0?1:0,tone=0,sleepOk=0,locked=0,wdog=0;
 var batV=0,usb=0,seed=1;
 var busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0;
-var tap=-1,tapSeen=0,tapPhase=0,tapT=0,tapHold=HOLD;
+// Key moves wait their turn: each key's next move (press or release) is made only once the scanner has
+// seen its last one SEEN_NEEDED times and it has lasted its minimum time, as a person holds a key until
+// the unit takes it. Q: pending moves [key, state, minMs, report]; ACTIVE: keys whose last move is unconfirmed.
+var SEEN_NEEDED=3,SEEN=new Uint8Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length);
+var Q=[],ACTIVE=[],pumping=0;
 function now(){return getTime()*1000;}
 function report(s){var t=getTime();print(MARK+s);reportT+=getTime()-t;}
 function rnd(){seed=(seed*48271)%2147483647;return seed/2147483647;}
@@ -173,7 +177,7 @@ global.digitalWrite=function(p,v){
 global.digitalRead=function(p){
   if(typeof p==="number"){var c=colOf(p);if(c>=0)return (colLevel>>(NC-1-c))&1;return OUT[p];}
   if(p.length===NC&&p[0]===COLPIN[0]){
-    if(tap>=0&&(rowLow&(1<<KROW[tap]))&&contact[tap]===tapPhase)tapSeen++;
+    for(var h=0;h<ACTIVE.length;h++){var hk=ACTIVE[h];if((rowLow&(1<<KROW[hk]))&&contact[hk]===TARGET[hk]&&SEEN[hk]<255)SEEN[hk]++;}
     return colLevel;}
   var v=0;for(var i=0;i<p.length;i++)v=(v<<1)|global.digitalRead(p[i]);return v;
 };
@@ -228,19 +232,26 @@ function setContact(k,c){
   resolve();
 }
 function move(k,c){setContact(k,c);bounce(k,c);}
-function tapStep(){
-  if(tap<0)return;
-  if(tapSeen>=4&&now()-tapT>=(tapPhase?tapHold:BOUNCE+1)){
-    if(tapPhase){report("K "+tap+" down");tapPhase=0;tapSeen=0;tapT=now();move(tap,0);}
-    else{var k=tap;tap=-1;report("K "+k+" up");return;}
-  }
-  oSetTimeout(tapStep,2);
+function settled(k){return ACTIVE.indexOf(k)<0||(SEEN[k]>=SEEN_NEEDED&&now()-MOVED[k]>=MINMS[k]);}
+function pump(){
+  pumping=0;
+  for(var i=0;i<Q.length;i++){var a=Q[i],k=a[0];
+    var earlier=0;for(var j=0;j<i;j++)if(Q[j][0]===k)earlier=1;
+    if(earlier||!settled(k))continue;
+    var ai=ACTIVE.indexOf(k);if(ai>=0)ACTIVE.splice(ai,1);
+    if(a[3])report(a[3]);
+    Q.splice(i,1);i--;
+    if(a[1]<0)continue;
+    TARGET[k]=a[1];SEEN[k]=0;MOVED[k]=now();MINMS[k]=a[2];ACTIVE.push(k);move(k,a[1]);}
+  if((Q.length||ACTIVE.length)&&!pumping){pumping=1;oSetTimeout(pump,2);}
 }
+function queue(k,state,minMs,rep){Q.push([k,state,minMs,rep]);pump();}
 function bat(v,u){batV=v;usb=u;}
 var api={
-  press:function(k){move(k,1);},
-  release:function(k){move(k,0);},
-  tap:function(k,h){tapHold=h===undefined?HOLD:h;tap=k;tapPhase=1;tapSeen=0;tapT=now();move(k,1);oSetTimeout(tapStep,2);},
+  press:function(k){queue(k,1,0,"");},
+  release:function(k){queue(k,0,BOUNCE+1,"");},
+  // A tap: press, held at least h ms, release; "K k up" once the release has been seen.
+  tap:function(k,h){queue(k,1,h===undefined?HOLD:h,"");queue(k,0,BOUNCE+1,"");queue(k,-1,0,"K "+k+" up");},
   bat:bat,
   sync:function(n){report("Y "+n);},
   frame:function(){report("F "+frameN+" "+busy.toFixed(3)+" "+busy.toFixed(3)+" -1 0 "+btoa(E.toString(frame)));},
