@@ -122,9 +122,10 @@ var frame=new Uint8Array(LEDS*3),frameN=0,ledPower=PWRPIN<0?1:0,tone=0,sleepOk=0
 var batV=0,usb=0,seed=1;
 var busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0;
 // Key moves wait their turn: each key's next move (press or release) is made only once the scanner has
-// seen its last one SEEN_NEEDED times and it has lasted its minimum time, as a person holds a key until
+// seen its last one in SEEN_NEEDED reads in a row (bounce resets the count; the firmware debounces over 3)
+// and it has lasted its minimum time, as a person holds a key until
 // the unit takes it. Q: pending moves [key, state, minMs, report]; ACTIVE: keys whose last move is unconfirmed.
-var SEEN_NEEDED=3,SEEN=new Uint8Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length);
+var SEEN_NEEDED=4,SEEN=new Uint8Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length);
 var Q=[],ACTIVE=[],pumping=0;
 function now(){return getTime()*1000;}
 function report(s){var t=getTime();print(MARK+s);reportT+=getTime()-t;}
@@ -177,7 +178,7 @@ global.digitalWrite=function(p,v){
 global.digitalRead=function(p){
   if(typeof p==="number"){var c=colOf(p);if(c>=0)return (colLevel>>(NC-1-c))&1;return OUT[p];}
   if(p.length===NC&&p[0]===COLPIN[0]){
-    for(var h=0;h<ACTIVE.length;h++){var hk=ACTIVE[h];if((rowLow&(1<<KROW[hk]))&&contact[hk]===TARGET[hk]&&SEEN[hk]<255)SEEN[hk]++;}
+    for(var h=0;h<ACTIVE.length;h++){var hk=ACTIVE[h];if(rowLow&(1<<KROW[hk])){if(contact[hk]!==TARGET[hk])SEEN[hk]=0;else if(SEEN[hk]<255)SEEN[hk]++;}}
     return colLevel;}
   var v=0;for(var i=0;i<p.length;i++)v=(v<<1)|global.digitalRead(p[i]);return v;
 };
