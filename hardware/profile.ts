@@ -418,6 +418,7 @@ export function firmwareProfileSource(p: Profile): string {
         : "undefined"
     }`,
     `buzzer:${p.buzzer ? p.buzzer.pin : "undefined"}`,
+    `deepSleep:${BOARDS[p.board].deepSleep}`,
     `battery:${p.battery ? `{pin:${p.battery.pin},ratio:${p.battery.dividerRatio},fullV:${p.battery.fullV},lowV:${p.battery.lowV},emptyV:${p.battery.emptyV}}` : "undefined"}`,
   ];
   return `export default {${lines.join(",\n")}};\n`;

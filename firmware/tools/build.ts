@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_PROFILE, firmwareProfileSource, loadProfile, ProfileError } from "../../hardware/profile.ts";
 import { aliasThis } from "./alias-this.ts";
 import { checkBundle, formatProblem } from "./gate.ts";
-import { keptPropertyNames, manglePattern, readMangleCache, saveMangleCache } from "./mangle.ts";
+import { keptPropertyNames, manglePattern, pinnedNames } from "./mangle.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_OUT = ROOT + "dist/firmware.js";
@@ -67,8 +67,6 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
   const out = opts.out ?? DEFAULT_OUT;
   const entry = opts.entry ?? ROOT + "firmware/main.ts";
   const minify = opts.minify ?? true;
-  const pattern = minify ? manglePattern(ROOT) : undefined;
-  const cache = readMangleCache(ROOT, pattern ? keptPropertyNames(ROOT, pattern) : undefined);
   const result = await esbuild
     .build({
       entryPoints: [entry],
@@ -102,14 +100,22 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
         e.errors.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n"),
       );
     });
-  let code = "(()=>{" + result.outputFiles[0].text + "})();";
+  // ("use strict" is accepted and ignored by Espruino 2v29: ESPRUINO.md 1.1.)
+  let code = "(()=>{" + result.outputFiles[0].text.replace(/^"use strict";\n/, "") + "})();";
   if (minify) {
+    const pattern = manglePattern(ROOT);
+    let pinned: Record<string, string>;
+    try {
+      pinned = pinnedNames(pattern, keptPropertyNames(ROOT, pattern));
+    } catch (e) {
+      throw new BuildError((e as Error).message);
+    }
     const min = await esbuild
       .transform(code, {
         minify: true,
         target: "es2015",
         mangleProps: pattern,
-        mangleCache: cache,
+        mangleCache: pinned,
         legalComments: "none",
         charset: "ascii",
         supported: Object.fromEntries(UNSUPPORTED.map((f) => [f, false])),
@@ -117,7 +123,7 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
       .catch((e: esbuild.TransformFailure) => {
         throw new BuildError(e.errors.map((m) => m.text).join("\n"));
       });
-    saveMangleCache(ROOT, cache, min.mangleCache);
+    checkPinned(pinned, min.mangleCache);
     code = aliasThis(await compress(min.code));
   }
   const problems = checkBundle(code, relative(ROOT, out));
@@ -125,6 +131,13 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, code);
   return { out, bytes: Buffer.byteLength(code), code };
+}
+
+/** The saved state's fields must have kept their keys (esbuild honours a mangle cache; this proves it). */
+function checkPinned(pinned: Record<string, string>, used: Record<string, string | false> | undefined): void {
+  for (const name of Object.keys(pinned))
+    if (used && name in used && used[name] !== pinned[name])
+      throw new BuildError(`save format: "${name}" was renamed "${String(used[name])}", not its key "${pinned[name]}"`);
 }
 
 /**

@@ -35,6 +35,8 @@ interface FirmwareProfile {
   grid: number[];
   maker: { colours: number[]; blank: number; exact: number; near: number; yes: number; no: number; undo: number; ok: number } | undefined;
   buzzer: Pin | undefined;
+  /** The board has setDeepSleep (STM32: the Pico); ESP32 builds do not (ESPRUINO.md 5.5). */
+  deepSleep: boolean;
   battery: { pin: Pin; ratio: number; fullV: number; lowV: number; emptyV: number } | undefined;
 }
 declare module "brainboard:profile" {
