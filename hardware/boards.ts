@@ -165,3 +165,11 @@ export const BOARDS: Record<string, BoardInfo> = {
 export function pinNumber(pin: string): number {
   return parseInt(pin.slice(1), 10);
 }
+
+/** Espruino's Storage: a per-file header on flash, a 4-byte size and the 28-byte name. */
+export const STORAGE_HEADER_BYTES = 32;
+
+/** Flash space a Storage file of `size` data bytes takes (data padded to 4 bytes). */
+export function storageFootprint(size: number): number {
+  return STORAGE_HEADER_BYTES + ((size + 3) & ~3);
+}

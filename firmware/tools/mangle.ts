@@ -22,7 +22,7 @@ import { SAVE_KEYS } from "../device/save-format.ts";
 const SOURCE_DIRS = ["firmware/core", "firmware/ui", "firmware/device"];
 const RESERVED_DECLS = ["firmware/types/lib.espruino.d.ts", "firmware/types/espruino.d.ts"];
 /** Interfaces whose members are read with computed keys (their names are data, not just code). */
-const DYNAMIC_KEY_INTERFACES = ["Segments", "SegmentTable"];
+const DYNAMIC_KEY_INTERFACES = ["Segments"];
 
 function tsFiles(root: string, dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((f) => {
@@ -131,7 +131,7 @@ export function manglePattern(root: string): RegExp {
         for (const m of n.members) if (m.name && ts.isIdentifier(m.name)) dynamic.add(m.name.text);
     });
   const reserved = new Set<string>();
-  for (const f of RESERVED_DECLS.concat(["firmware/types/profile.d.ts"]))
+  for (const f of RESERVED_DECLS)
     walk(join(root, f), (n) => {
       if (ts.isInterfaceDeclaration(n) && DYNAMIC_KEY_INTERFACES.includes(n.name.text))
         for (const m of n.members) if (m.name && ts.isIdentifier(m.name)) dynamic.add(m.name.text);

@@ -5,7 +5,18 @@
  */
 import { EMPTY } from "../core/types";
 import type { Code, Feedback, MatchState, Refusal, Result, Rules } from "../core/types";
-import { answer, checkConfig, keepSecretInHead, newMatch, nextGame, rulesOf, setSecret, submitGuess, unitRole } from "../core/match";
+import {
+  answer,
+  checkConfig,
+  gameEnded,
+  keepSecretInHead,
+  newMatch,
+  nextGame,
+  rulesOf,
+  setSecret,
+  submitGuess,
+  unitRole,
+} from "../core/match";
 import { randomSecret } from "../core/random";
 import { createSolver, solverTableName } from "../core/solver";
 import type { SolverState } from "../core/solver";
@@ -100,7 +111,7 @@ export class CodebreakerScreen implements GameScreen {
     const role = unitRole(m);
     if (this.checking) return CHECKING;
     if (m.over) return MATCH_OVER;
-    if (m.wrongInfo || phase === "solved" || phase === "failed") return GAME_ENDED;
+    if (gameEnded(m)) return GAME_ENDED;
     if (phase === "secret") return role === "maker" ? UNIT_SECRET : KEY_SECRET;
     if (phase === "feedback") return KEY_FEEDBACK;
     return role === "breaker" ? UNIT_THINKING : KEY_GUESS;
