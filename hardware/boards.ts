@@ -17,6 +17,8 @@ export interface BoardInfo {
   pwmPins: string[];
   /** STM32: only one watch per pin number (A1 and B1 share EXTI line 1). */
   oneWatchPerPinNumber: boolean;
+  /** Has setDeepSleep (STM32 builds); ESP32 builds do not (ESPRUINO.md 5.5). */
+  deepSleep: boolean;
   /** Pins that cannot be watched (in deep sleep, on the Pico). */
   unwatchablePins: string[];
   jsVars: number;
@@ -99,6 +101,7 @@ export const BOARDS: Record<string, BoardInfo> = {
     ],
     // ESPRUINO.md 5.3: STM32 watches one pin per number; 5.5: B9 cannot be watched in deep sleep.
     oneWatchPerPinNumber: true,
+    deepSleep: true,
     unwatchablePins: ["B9"],
     // ESPRUINO.md 4.1: 5100 JsVars of 13 bytes, Storage 3 x 16 KB.
     jsVars: 5100,
@@ -129,6 +132,7 @@ export const BOARDS: Record<string, BoardInfo> = {
     pwmPins: ESP32_OUTPUTS,
     // ESPRUINO.md 5.3: ESP32 2v29 watches any pin except GPIO6-12, with no per-number limit.
     oneWatchPerPinNumber: false,
+    deepSleep: false,
     unwatchablePins: ["D6", "D7", "D8", "D9", "D10", "D11", "D12"],
     // ESPRUINO.md 4.1: 16383 JsVars of 14 bytes, Storage 224 x 4 KB at 0x320000.
     jsVars: 16383,
@@ -160,4 +164,12 @@ export const BOARDS: Record<string, BoardInfo> = {
 /** The number part of a pin name ("B15" -> 15, "D13" -> 13); on STM32 it selects the EXTI line. */
 export function pinNumber(pin: string): number {
   return parseInt(pin.slice(1), 10);
+}
+
+/** Espruino's Storage: a per-file header on flash, a 4-byte size and the 28-byte name. */
+export const STORAGE_HEADER_BYTES = 32;
+
+/** Flash space a Storage file of `size` data bytes takes (data padded to 4 bytes). */
+export function storageFootprint(size: number): number {
+  return STORAGE_HEADER_BYTES + ((size + 3) & ~3);
 }

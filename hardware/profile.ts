@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { BOARDS, pinNumber, type BoardInfo } from "./boards.ts";
+import type { CompiledProfile, Segments } from "../firmware/ui/layout.ts";
 
 export const PROFILES_DIR = fileURLToPath(new URL("./profiles/", import.meta.url));
 export const DEFAULT_PROFILE = "r1-pico";
@@ -356,11 +357,81 @@ export function ledCount(p: Profile): number {
   return p.leds.segments.reduce((n, s) => n + s.count, 0);
 }
 
+/** A pin in a compiled profile made in Node: written into the bundle as Espruino's global pin name (B15). */
+export class PinName {
+  constructor(readonly name: string) {}
+}
+
 /**
- * A JavaScript object literal with unquoted keys: the bundler mangles property names only where
- * they are not quoted, and the firmware reads these objects through its own (mangled) names.
+ * The profile as the firmware sees it (CompiledProfile, firmware/ui/layout.ts): the build writes it
+ * into the bundle (firmwareProfileSource), the tests use it as the ui's Layout.
+ */
+export function compileProfile(p: Profile): CompiledProfile<PinName> {
+  const keys = keyList(p);
+  const cols = columnPins(p);
+  const byId = new Map(keys.map((k) => [k.id, k.index]));
+  const index = (id: string): number => {
+    const k = byId.get(id);
+    if (k === undefined) throw new ProfileError(p.id, [`no key ${id}`]);
+    return k;
+  };
+  const keyAt: number[] = new Array(p.keys.rowPins.length * cols.length).fill(-1);
+  for (const k of keys) keyAt[k.rowLine * cols.length + k.colLine] = k.index;
+  const seg = segmentOffsets(p);
+  const mk = p.keymap.maker;
+  const pin = (name: string) => new PinName(name);
+  const segments = (field: "start" | "count"): Segments =>
+    Object.fromEntries(SEGMENT_NAMES.map((n) => [n, seg[n][field]])) as unknown as Segments;
+  return {
+    id: p.id,
+    pegs: p.pegs,
+    rows: p.rows,
+    led: pin(p.leds.pin),
+    ledCount: ledCount(p),
+    ledPower: p.leds.powerPin ? pin(p.leds.powerPin) : undefined,
+    ledPowerOn: p.leds.powerOnLevel ?? 1,
+    budgetMa: p.leds.budgetMa,
+    maPerChannel: p.leds.maPerChannel,
+    idleMa: p.leds.idleMaPerPixel,
+    seg: segments("start"),
+    segLen: segments("count"),
+    secretShielded: p.leds.segments.some((s) => s.name === "secret" && s.shielded === true),
+    rowPins: p.keys.rowPins.map(pin),
+    colPins: cols.map(pin),
+    diodes: p.keys.diodes,
+    keyAt,
+    keyCount: keys.length,
+    grid: p.keymap.grid.map(index),
+    maker: mk && {
+      colours: mk.colours.map(index),
+      blank: index(mk.blank),
+      exact: index(mk.exact),
+      near: index(mk.near),
+      yes: index(mk.yes),
+      no: index(mk.no),
+      undo: index(mk.undo),
+      ok: index(mk.ok),
+    },
+    buzzer: p.buzzer ? pin(p.buzzer.pin) : undefined,
+    deepSleep: BOARDS[p.board].deepSleep,
+    battery: p.battery && {
+      pin: pin(p.battery.pin),
+      ratio: p.battery.dividerRatio,
+      fullV: p.battery.fullV,
+      lowV: p.battery.lowV,
+      emptyV: p.battery.emptyV,
+    },
+  };
+}
+
+/**
+ * A JavaScript literal with unquoted keys (the bundler mangles property names only where they are not
+ * quoted, and the firmware reads these objects through its own, mangled, names); pins bare, as
+ * Espruino's globals, so the same bundle works on the device and on the virtual board.
  */
 function jsLiteral(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (value instanceof PinName) return value.name;
   if (Array.isArray(value)) return `[${value.map(jsLiteral).join(",")}]`;
   if (value && typeof value === "object")
     return `{${Object.entries(value)
@@ -369,56 +440,7 @@ function jsLiteral(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * The profile as the firmware sees it (type FirmwareProfile in firmware/types/profile.d.ts), as the
- * JavaScript source of an ES module. Pins are written as Espruino's global pin names (B15), so the
- * same bundle works on the device and on the virtual board, which defines the same globals.
- */
+/** The compiled profile as the JavaScript source of an ES module, for the bundle. */
 export function firmwareProfileSource(p: Profile): string {
-  const keys = keyList(p);
-  const cols = columnPins(p);
-  const byId = new Map(keys.map((k) => [k.id, k.index]));
-  const keyAt: number[] = new Array(p.keys.rowPins.length * cols.length).fill(-1);
-  for (const k of keys) keyAt[k.rowLine * cols.length + k.colLine] = k.index;
-  const seg = segmentOffsets(p);
-  const mk = p.keymap.maker;
-  const pins = (list: string[]) => `[${list.join(",")}]`;
-  const lines = [
-    `id:${JSON.stringify(p.id)}`,
-    `pegs:${p.pegs}`,
-    `rows:${p.rows}`,
-    `led:${p.leds.pin}`,
-    `ledCount:${ledCount(p)}`,
-    `ledPower:${p.leds.powerPin ?? "undefined"}`,
-    `ledPowerOn:${p.leds.powerOnLevel ?? 1}`,
-    `budgetMa:${p.leds.budgetMa}`,
-    `maPerChannel:${p.leds.maPerChannel}`,
-    `idleMa:${p.leds.idleMaPerPixel}`,
-    `seg:${jsLiteral(Object.fromEntries(SEGMENT_NAMES.map((n) => [n, seg[n].start])))}`,
-    `segLen:${jsLiteral(Object.fromEntries(SEGMENT_NAMES.map((n) => [n, seg[n].count])))}`,
-    `secretShielded:${p.leds.segments.some((s) => s.name === "secret" && s.shielded)}`,
-    `rowPins:${pins(p.keys.rowPins)}`,
-    `colPins:${pins(cols)}`,
-    `diodes:${p.keys.diodes}`,
-    `keyAt:${JSON.stringify(keyAt)}`,
-    `keyCount:${keys.length}`,
-    `grid:${JSON.stringify(p.keymap.grid.map((id) => byId.get(id)))}`,
-    `maker:${
-      mk
-        ? jsLiteral({
-            colours: mk.colours.map((id) => byId.get(id)),
-            blank: byId.get(mk.blank),
-            exact: byId.get(mk.exact),
-            near: byId.get(mk.near),
-            yes: byId.get(mk.yes),
-            no: byId.get(mk.no),
-            undo: byId.get(mk.undo),
-            ok: byId.get(mk.ok),
-          })
-        : "undefined"
-    }`,
-    `buzzer:${p.buzzer ? p.buzzer.pin : "undefined"}`,
-    `battery:${p.battery ? `{pin:${p.battery.pin},ratio:${p.battery.dividerRatio},fullV:${p.battery.fullV},lowV:${p.battery.lowV},emptyV:${p.battery.emptyV}}` : "undefined"}`,
-  ];
-  return `export default {${lines.join(",\n")}};\n`;
+  return `export default ${jsLiteral(compileProfile(p))};\n`;
 }

@@ -13,8 +13,7 @@
  * Each picture is a small SVG (viewBox 0 0 100 100, a cartoon with dark outlines on a cream card)
  * with a name for tooltips and screen readers ("two blue striped cats with hats").
  */
-import { readFileSync } from "node:fs";
-import { checksum, STATE_VERSION } from "../firmware/device/store.ts";
+import { decodeSlot, expandKeys } from "../firmware/device/save-format.ts";
 import type { VirtualStorage } from "./storage.ts";
 
 export type Pattern = "plain" | "stripes" | "dots";
@@ -614,31 +613,13 @@ export interface Saved {
 const SAVE_SLOTS = ["bb.s0", "bb.s1"];
 
 /**
- * The bundle's short names for the firmware's property names: a minified bundle saves its state
- * with them (firmware/tools/mangle.ts; the cache only grows, so saved state stays readable).
+ * Reads a snapshot as saved (the save format's short keys, firmware/device/save-format.ts; an unminified
+ * bundle saves the source's names, which read the same); null when it is not one.
  */
-let shortNames: Record<string, string | false> | undefined;
-function mangled(): Record<string, string | false> {
-  if (!shortNames) {
-    try {
-      shortNames = JSON.parse(readFileSync(new URL("../firmware/tools/mangle-cache.json", import.meta.url), "utf8")) as Record<
-        string,
-        string | false
-      >;
-    } catch {
-      shortNames = {};
-    }
-  }
-  return shortNames;
-}
-
-/** Reads a snapshot saved by a minified bundle (short property names) or by an unminified one; null when it is not one. */
-export function decodeSaved(data: unknown): Saved | null {
-  if (!data || typeof data !== "object") return null;
-  const short = !("screen" in data);
-  const names = short ? mangled() : {};
-  const get = (o: unknown, name: string): unknown =>
-    o && typeof o === "object" ? (o as Record<string, unknown>)[names[name] || name] : undefined;
+export function decodeSaved(saved: unknown): Saved | null {
+  if (!saved || typeof saved !== "object") return null;
+  const data = expandKeys(saved);
+  const get = (o: unknown, name: string): unknown => (o && typeof o === "object" ? (o as Record<string, unknown>)[name] : undefined);
   const screen = get(data, "screen");
   if (typeof screen !== "string") return null;
   const game = get(data, "flip");
@@ -660,25 +641,18 @@ export function decodeSaved(data: unknown): Saved | null {
 }
 
 /**
- * The unit's latest complete save, read as the firmware reads it at boot (firmware/device/store.ts:
- * "BB<version>|<sequence>|<checksum>|<json>", the valid copy with the highest sequence), with its text.
+ * The unit's latest complete save, read as the firmware reads it at boot (firmware/device/store.ts with
+ * the save format's decoder: the valid copy with the highest sequence), with its text.
  */
 export function readSaved(storage: Pick<VirtualStorage, "readString">): { text: string; saved: Saved } | null {
   let best: { seq: number; text: string; saved: Saved } | null = null;
   for (const name of SAVE_SLOTS) {
     const text = storage.readString(name);
     if (text === undefined) continue;
-    const m = /^BB(\d+)\|(\d+)\|(\d+)\|/.exec(text);
-    if (!m || Number(m[1]) !== STATE_VERSION) continue;
-    const json = text.slice(m[0].length);
-    if (Number(m[3]) !== checksum(json)) continue;
-    let saved: Saved | null;
-    try {
-      saved = decodeSaved(JSON.parse(json));
-    } catch {
-      continue;
-    }
-    if (saved && (!best || Number(m[2]) > best.seq)) best = { seq: Number(m[2]), text, saved };
+    const slot = decodeSlot(text);
+    if (typeof slot === "string") continue;
+    const saved = decodeSaved(slot.data);
+    if (saved && (!best || slot.seq > best.seq)) best = { seq: slot.seq, text, saved };
   }
   return best && { text: best.text, saved: best.saved };
 }

@@ -43,8 +43,9 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
 /** Longer names are silently truncated by the device. */
 export const STORAGE_NAME_MAX = 28;
-/** Per-file header on flash: a 4-byte size and the 28-byte name. */
-export const STORAGE_HEADER_BYTES = 32;
+// Espruino's Storage layout is a board fact (hardware/boards.ts), shared with the build tools.
+export { STORAGE_HEADER_BYTES, storageFootprint } from "../hardware/boards.ts";
+import { STORAGE_HEADER_BYTES, storageFootprint } from "../hardware/boards.ts";
 /** Flash is programmed a word at a time: a cut leaves whole words done. */
 export const FLASH_WORD_BYTES = 4;
 
@@ -127,11 +128,6 @@ interface SavedStorage {
   trashBytes: number;
   trashCount: number;
   files: { name: string; data: string }[];
-}
-
-/** Flash space a file of `size` data bytes takes. */
-export function storageFootprint(size: number): number {
-  return STORAGE_HEADER_BYTES + ((size + 3) & ~3);
 }
 
 /** Bytes of an 8-bit string (char codes masked to a byte, as the device stores them). */

@@ -75,7 +75,8 @@ function refuse(reason: InvalidReason | "phase" | "feedback-range", positions: n
   return { ok: false, refusal: { refused: reason, positions: positions } };
 }
 
-function gameEnded(m: MatchState): boolean {
+/** Has the current game ended (solved, failed, or ended by wrong information)? The one definition: the ui's play mode asks it too. */
+export function gameEnded(m: MatchState): boolean {
   return m.wrongInfo !== null || m.game.phase === "solved" || m.game.phase === "failed";
 }
 

@@ -1,22 +1,11 @@
 /**
- * Saved state in Storage. Each save goes to the older of two files ("bb.s0", "bb.s1") as
- *   BB<version>|<sequence>|<checksum>|<json>
- * so a write cut short by a power loss leaves the other, complete copy to resume from. Loading takes
- * the valid copy with the highest sequence; a corrupt or foreign copy is skipped with a warning.
+ * Saved state in Storage. Each save goes to the older of two files ("bb.s0", "bb.s1") in the format of
+ * save-format.ts, so a write cut short by a power loss leaves the other, complete copy to resume from.
+ * Loading takes the valid copy with the highest sequence; a corrupt or foreign copy is skipped with a warning.
  */
-export const STATE_VERSION = 1;
-const SLOT_NAMES = ["bb.s0", "bb.s1"];
+import { decodeSlot, encodeSlot } from "./save-format";
 
-/** Fletcher-16 over the string's 8-bit character codes. */
-export function checksum(s: string): number {
-  let a = 0;
-  let b = 0;
-  for (let i = 0; i < s.length; i++) {
-    a = (a + (s.charCodeAt(i) & 255)) % 255;
-    b = (b + a) % 255;
-  }
-  return (b << 8) | a;
-}
+const SLOT_NAMES = ["bb.s0", "bb.s1"];
 
 export interface Loaded {
   data: unknown;
@@ -34,8 +23,7 @@ export class StateStore {
     const json = JSON.stringify(data);
     this.seq++;
     this.slot = 1 - this.slot;
-    const text = "BB" + STATE_VERSION + "|" + this.seq + "|" + checksum(json) + "|" + json;
-    return this.storage.write(SLOT_NAMES[this.slot], text);
+    return this.storage.write(SLOT_NAMES[this.slot], encodeSlot(json, this.seq));
   }
 
   load(): Loaded {
@@ -45,25 +33,13 @@ export class StateStore {
     for (let i = 0; i < SLOT_NAMES.length; i++) {
       const text = this.storage.read(SLOT_NAMES[i]);
       if (text === undefined) continue;
-      const parts = text.split("|");
-      const head = parts.length >= 4 ? parts[0] + "|" + parts[1] + "|" + parts[2] + "|" : "";
-      const json = text.slice(head.length);
-      const seq = parseInt(parts[1], 10);
-      if (parts[0] !== "BB" + STATE_VERSION) {
-        warning = SLOT_NAMES[i] + ": unknown format " + parts[0].slice(0, 8);
+      const slot = decodeSlot(text);
+      if (typeof slot === "string") {
+        warning = SLOT_NAMES[i] + ": " + slot;
         continue;
       }
-      if (!head || isNaN(seq) || parseInt(parts[2], 10) !== checksum(json)) {
-        warning = SLOT_NAMES[i] + ": checksum mismatch";
-        continue;
-      }
-      let data: unknown;
-      try {
-        data = JSON.parse(json);
-      } catch {
-        warning = SLOT_NAMES[i] + ": unreadable";
-        continue;
-      }
+      const seq = slot.seq;
+      const data = slot.data;
       if (seq > bestSeq) {
         best = data;
         bestSeq = seq;

@@ -9,18 +9,20 @@
  *  - a member of an interface the firmware indexes with computed keys (DYNAMIC_KEY_INTERFACES, e.g.
  *    the segment tables read as L.seg[name]). ESLint's dot-notation rule forbids obj["literal"] in
  *    firmware, so a computed key is always a variable, and these interfaces are the only ones.
- * The mapping is kept in mangle-cache.json, which builds only extend: a name keeps its short form
- * from one firmware version to the next, so state saved by one version is read by the next.
+ * Short names are esbuild's, chosen afresh by every build (the same sources give the same names), with
+ * one exception: the saved state's fields are pinned to their keys in the save format
+ * (firmware/device/save-format.ts SAVE_KEYS), so Storage holds the format's keys whatever the build.
+ * No mapping is tracked: nothing but the save depends on a short name surviving from one build to the next.
  */
 import ts from "typescript";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { SAVE_KEYS } from "../device/save-format.ts";
 
 const SOURCE_DIRS = ["firmware/core", "firmware/ui", "firmware/device"];
 const RESERVED_DECLS = ["firmware/types/lib.espruino.d.ts", "firmware/types/espruino.d.ts"];
-export const MANGLE_CACHE = "firmware/tools/mangle-cache.json";
 /** Interfaces whose members are read with computed keys (their names are data, not just code). */
-const DYNAMIC_KEY_INTERFACES = ["Segments", "SegmentTable"];
+const DYNAMIC_KEY_INTERFACES = ["Segments"];
 
 function tsFiles(root: string, dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((f) => {
@@ -129,7 +131,7 @@ export function manglePattern(root: string): RegExp {
         for (const m of n.members) if (m.name && ts.isIdentifier(m.name)) dynamic.add(m.name.text);
     });
   const reserved = new Set<string>();
-  for (const f of RESERVED_DECLS.concat(["firmware/types/profile.d.ts"]))
+  for (const f of RESERVED_DECLS)
     walk(join(root, f), (n) => {
       if (ts.isInterfaceDeclaration(n) && DYNAMIC_KEY_INTERFACES.includes(n.name.text))
         for (const m of n.members) if (m.name && ts.isIdentifier(m.name)) dynamic.add(m.name.text);
@@ -149,30 +151,25 @@ export function manglePattern(root: string): RegExp {
   return new RegExp(`^(${names.join("|")})$`);
 }
 
-/** The committed cache, less any entry whose short name clashes with a property the firmware keeps. */
-export function readMangleCache(root: string, kept: Set<string> = new Set()): Record<string, string | false> {
-  const path = join(root, MANGLE_CACHE);
-  const cache: Record<string, string | false> = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : {};
-  for (const name of Object.keys(cache)) {
-    const short = cache[name];
-    if (typeof short === "string" && kept.has(short)) delete cache[name];
+/**
+ * esbuild's mangle cache for a build: the saved state's fields pinned to their save keys. Throws when
+ * the format and the code disagree: a mangled field whose key is also a name the bundle keeps (two
+ * properties would merge), a kept field saved under another key, or one key for two fields.
+ */
+export function pinnedNames(mangled: RegExp, kept: Set<string>): Record<string, string> {
+  const pinned: Record<string, string> = {};
+  const owner = new Map<string, string>();
+  for (const [name, key] of Object.entries(SAVE_KEYS)) {
+    const other = owner.get(key);
+    if (other !== undefined) throw new Error(`save format: "${name}" and "${other}" both have the key "${key}"`);
+    owner.set(key, name);
+    if (!mangled.test(name)) {
+      if (key !== name)
+        throw new Error(`save format: "${name}" is kept as it is by the bundle, so its key must be "${name}", not "${key}"`);
+      continue;
+    }
+    if (kept.has(key)) throw new Error(`save format: the key "${key}" of "${name}" is also a property name the bundle keeps`);
+    pinned[name] = key;
   }
-  return cache;
-}
-
-/** Writes the cache back only when the build added names, so ordinary builds leave the tree clean. */
-export function saveMangleCache(
-  root: string,
-  before: Record<string, string | false>,
-  after: Record<string, string | false> | undefined,
-): void {
-  if (!after) return;
-  const added = Object.keys(after).filter((k) => !(k in before));
-  if (added.length === 0) return;
-  const sorted = Object.fromEntries(
-    Object.keys(after)
-      .sort()
-      .map((k) => [k, after[k]]),
-  );
-  writeFileSync(join(root, MANGLE_CACHE), JSON.stringify(sorted, null, 2) + "\n");
+  return pinned;
 }

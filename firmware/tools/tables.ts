@@ -5,7 +5,7 @@
  * with require("Storage").read(solverTableName(rules)).
  */
 import { readFileSync } from "node:fs";
-import { storageFootprint } from "../../sim/storage.ts";
+import { storageFootprint } from "../../hardware/boards.ts";
 import { TABLES_DIR, VARIANTS } from "./solver/variants.ts";
 
 export interface SolverTable {

@@ -21,6 +21,9 @@ import {
 import type { Result } from "../core/types";
 import { Clock, pad, BLINK_ON, BLINK_PERIOD } from "./frame";
 import type { Layout } from "./layout";
+import type { GameScreen } from "./screen";
+import type { App } from "./app";
+import { FLASH_ENTRY } from "./screen";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, PINK, RED, VIOLET, WHITE, YELLOW } from "./palette";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_SOLVED } from "./tunes";
 
@@ -45,28 +48,31 @@ export interface FlipSettings {
   unitFlips: boolean;
 }
 
-/** What the Brain Flip screen asks of the app: a tune, a save, a refusal, back to the menu. */
-export interface FlipEffects {
-  tune(t: number[]): void;
-  save(): void;
-  refuse(now: number): void;
-  menu(): void;
-}
-
 /** The largest grid a build can offer: 6x6 with a codemaker pad for the Master's keys, else 5x5. */
 export function maxFlipGrid(L: Layout): number {
   return L.maker ? 6 : 5;
 }
 
-export class FlipScreen {
+export class FlipScreen implements GameScreen {
+  readonly name = "flip";
   state: FlipState | null = null;
 
-  constructor(readonly layout: Layout) {}
+  constructor(readonly app: App) {}
 
   /** A new game; player 1 (red) is the first Master. */
   start(s: FlipSettings): void {
-    const grid = Math.min(s.flipGrid, maxFlipGrid(this.layout));
+    const grid = Math.min(s.flipGrid, maxFlipGrid(this.app.layout));
     this.state = newFlipGame({ players: s.players, grid: grid, mode: s.flipMode, unitFlips: s.unitFlips }, 0);
+  }
+
+  resumable(): boolean {
+    return this.state !== null && !this.state.over;
+  }
+
+  /** A round whose card is picked: the Master's secret. */
+  holdsSecret(): boolean {
+    const s = this.state;
+    return s !== null && !s.over && s.round.phase === "ask";
   }
 
   /** The card under a grid position, or -1 outside the grid in use. */
@@ -83,21 +89,23 @@ export class FlipScreen {
     return ((card / n) | 0) * 6 + (card % n);
   }
 
-  key(k: number, g: number, now: number, fx: FlipEffects): void {
+  key(k: number, g: number, down: boolean, now: number): void {
+    if (!down) return;
     const s = this.state as FlipState;
-    const mk = this.layout.maker;
+    const app = this.app;
+    const mk = app.layout.maker;
     const card = this.cardAt(g);
     const is = (makerKey: number | undefined, gridPos: number) => (mk ? k === makerKey : g === gridPos);
     const round = s.round;
     if ((mk && k === mk.colours[0]) || (g === FG_MENU && card < 0)) {
-      fx.menu();
+      app.go(app.menu);
       return;
     }
     let r: Result<FlipState> | null = null;
     let tune = TUNE_CLICK;
     if (is(mk ? mk.ok : undefined, FG_OK)) {
       if (s.over) {
-        fx.menu();
+        app.go(app.menu);
         return;
       }
       r = nextRound(s);
@@ -124,18 +132,18 @@ export class FlipScreen {
       tune = TUNE_FAILED;
     }
     if (!r || !r.ok) {
-      fx.refuse(now);
+      app.refuse(FLASH_ENTRY, [], now);
       return;
     }
     this.state = r.state;
     if (r.state.over) tune = TUNE_MATCH_OVER;
-    fx.tune(tune);
-    fx.save();
+    app.tune = tune;
+    app.saveWanted = true;
   }
 
   draw(frame: Uint8Array, clock: Clock): void {
     const s = this.state as FlipState;
-    const L = this.layout;
+    const L = this.app.layout;
     const round = s.round;
     const n = s.config.grid;
     const on = clock.blink(BLINK_PERIOD, BLINK_ON);

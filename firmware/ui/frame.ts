@@ -1,5 +1,8 @@
-/** Drawing helpers shared by the screens: blink timing and the pad's pixels. */
+/** Drawing helpers shared by the screens: blink timing, the pad's pixels, codes and key pegs. */
 import type { Layout } from "./layout";
+import { EMPTY } from "../core/types";
+import type { Code, Feedback, Rules } from "../core/types";
+import { HOLE, OFF, PEG_COLOURS, RED, VIOLET, WHITE } from "./palette";
 
 /** The cursor blinks on for BLINK_ON of every BLINK_PERIOD ms. */
 export const BLINK_PERIOD = 600;
@@ -28,4 +31,27 @@ export class Clock {
 /** Lights the pad LED under grid position g (0..35). */
 export function pad(frame: Uint8Array, L: Layout, g: number, colour: number): void {
   if (L.seg.pad >= 0) frame[L.seg.pad + g] = colour;
+}
+
+/** Colour of a code symbol on the LEDs: the blank is an unlit hole. */
+export function symbolColour(rules: Rules, s: number): number {
+  if (s === EMPTY) return HOLE;
+  return s < rules.colours ? PEG_COLOURS[s] : OFF;
+}
+
+export function drawCode(frame: Uint8Array, start: number, rules: Rules, code: Code): void {
+  for (let i = 0; i < code.length; i++) frame[start + i] = symbolColour(rules, code[i]);
+}
+
+/** Draws one row's feedback on its key pixels in the preset's look (never in peg order). */
+export function drawFeedback(frame: Uint8Array, start: number, width: number, rules: Rules, fb: Feedback): void {
+  if (rules.look === "arms") {
+    // Indicator arms: the red arm grows from the left by exact, the white arm from the right by near.
+    for (let i = 0; i < fb.exact; i++) frame[start + i] = RED;
+    for (let i = 0; i < fb.near; i++) frame[start + width - 1 - i] = WHITE;
+  } else {
+    // Key pegs: all black (shown violet) first, then all white.
+    for (let i = 0; i < fb.exact; i++) frame[start + i] = VIOLET;
+    for (let i = 0; i < fb.near; i++) frame[start + fb.exact + i] = WHITE;
+  }
 }

@@ -1,6 +1,7 @@
 /**
- * What the ui needs to know of the build: where each LED segment starts in the chain, and which
- * key index is which grid position or codemaker-pad function. main.ts fills it from the profile.
+ * The hardware profile as compiled into the bundle: one type for the firmware (pins as Espruino Pins,
+ * FirmwareProfile in firmware/types/profile.d.ts), the build that writes it and the tests that make
+ * it in Node (hardware/profile.ts compileProfile, pins as their names). The ui reads only its Layout.
  */
 export interface Segments {
   board: number;
@@ -20,22 +21,46 @@ export interface MakerKeys {
   undo: number;
   ok: number;
 }
-export interface Layout {
-  /** Holes per board row and rows on the board. */
+export interface CompiledProfile<P> {
+  id: string;
+  /** Holes per board row and rows on the board (the largest preset the build can show). */
   pegs: number;
   rows: number;
+  led: P;
   ledCount: number;
-  /** First LED of each segment, -1 when the build lacks it. */
+  /** Switches the LED supply; undefined when the build has no switch. */
+  ledPower: P | undefined;
+  ledPowerOn: number;
+  budgetMa: number;
+  maPerChannel: number;
+  idleMa: number;
+  /** First LED of each segment in the chain, -1 when the build lacks it. */
   seg: Segments;
   segLen: Segments;
   /** The secret segment sits under the codemaker's shield. */
   secretShielded: boolean;
+  rowPins: P[];
+  /** Every matrix's columns, matrix after matrix. */
+  colPins: P[];
+  diodes: boolean;
+  /** keyAt[row * colPins.length + col]: the key index at that crossing, -1 for none. */
+  keyAt: number[];
   keyCount: number;
   /** The key index of each of the 36 grid positions, in reading order. */
   grid: number[];
   /** The codemaker pad, when the build has one. */
   maker: MakerKeys | undefined;
+  buzzer: P | undefined;
+  /** The board has setDeepSleep (STM32: the Pico); ESP32 builds do not (ESPRUINO.md 5.5). */
+  deepSleep: boolean;
+  battery: { pin: P; ratio: number; fullV: number; lowV: number; emptyV: number } | undefined;
 }
+
+/** What the ui needs to know of the build: segments, sizes, and which key is which grid position or codemaker-pad function. */
+export type Layout = Pick<
+  CompiledProfile<unknown>,
+  "pegs" | "rows" | "ledCount" | "seg" | "segLen" | "secretShielded" | "keyCount" | "grid" | "maker"
+>;
 
 /** Grid positions (0..35, reading order) of the play screen's controls. */
 export const G_COLOUR = 0; // colours 1..8 at 0..7 (row 1 and the start of row 2)

@@ -5,63 +5,16 @@
  */
 import type { VirtualBoard } from "../../sim/board.ts";
 import { colourName } from "../../sim/colours.ts";
-import { keyList, ledCount, segmentOffsets, SEGMENT_NAMES, type Profile, type SegmentName } from "../../hardware/profile.ts";
+import { compileProfile, segmentOffsets, SEGMENT_NAMES, type Profile, type SegmentName } from "../../hardware/profile.ts";
 import { App, type SavedState } from "../../firmware/ui/app.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import { render } from "../../firmware/ui/render.ts";
 import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import type { Layout } from "../../firmware/ui/layout.ts";
 
-const layouts = new WeakMap<Profile, Layout>();
-
-/** The ui's view of a build, as firmware/main.ts makes it from the compiled-in profile. */
+/** The ui's view of a build: the compiled profile, as the bundle holds it. */
 export function layoutFor(p: Profile): Layout {
-  const cached = layouts.get(p);
-  if (cached) return cached;
-  const keys = keyList(p);
-  const index = (id: string) => {
-    const k = keys.find((x) => x.id === id);
-    if (!k) throw new Error(`profile ${p.id}: no key ${id}`);
-    return k.index;
-  };
-  const seg = segmentOffsets(p);
-  const mk = p.keymap.maker;
-  const layout: Layout = {
-    pegs: p.pegs,
-    rows: p.rows,
-    ledCount: ledCount(p),
-    seg: {
-      board: seg.board.start,
-      keys: seg.keys.start,
-      secret: seg.secret.start,
-      pad: seg.pad.start,
-      track: seg.track.start,
-      status: seg.status.start,
-    },
-    segLen: {
-      board: seg.board.count,
-      keys: seg.keys.count,
-      secret: seg.secret.count,
-      pad: seg.pad.count,
-      track: seg.track.count,
-      status: seg.status.count,
-    },
-    secretShielded: p.leds.segments.some((s) => s.name === "secret" && s.shielded === true),
-    keyCount: keys.length,
-    grid: p.keymap.grid.map(index),
-    maker: mk && {
-      colours: mk.colours.map(index),
-      blank: index(mk.blank),
-      exact: index(mk.exact),
-      near: index(mk.near),
-      yes: index(mk.yes),
-      no: index(mk.no),
-      undo: index(mk.undo),
-      ok: index(mk.ok),
-    },
-  };
-  layouts.set(p, layout);
-  return layout;
+  return compileProfile(p);
 }
 
 /**
@@ -72,9 +25,9 @@ export function layoutFor(p: Profile): Layout {
 export function restoredApp(p: Profile, state: SavedState | null, now = 0): { app: App; refused: string } {
   const app = new App(layoutFor(p), () => 0.5);
   const tables = solverTablesFor(p.pegs);
-  app.tableReader = (name) => tables.find((t) => t.name === name)?.bytes;
+  app.play.tableReader = (name) => tables.find((t) => t.name === name)?.bytes;
   const refused = state ? app.restore(structuredClone(state), now) : "";
-  while (app.busy) app.think(now);
+  while (app.play.busy) app.play.think(now);
   return { app, refused };
 }
 

@@ -48,6 +48,15 @@ describe("the firmware toolchain", () => {
     expect(stdout).toMatch(/firmware\.js: \d+ bytes \(\d+\.\d% of the 32768-byte bound\)/);
   });
 
+  it("the bundle calls Espruino's require directly: no dynamic-require shim, no Proxy, one function scope", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "bb-require-")), "firmware.js");
+    const { code } = await buildFirmware({ out });
+    expect(code).not.toMatch(/Dynamic require|Proxy/);
+    expect(code).toContain('require("Storage")');
+    expect(code).toContain('require("neopixel")');
+    expect(code.startsWith("(()=>{")).toBe(true);
+  });
+
   it("an unknown profile is refused with the reason", () => {
     const run = () =>
       execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "firmware/tools/build.ts"), "--profile", "no-such-board"], {

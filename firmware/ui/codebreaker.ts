@@ -1,0 +1,554 @@
+/**
+ * The codebreaker games on the unit (RULES.md 1-3): a match of Brainiac, the travel unit or the
+ * five-peg race, with the unit as referee, codemaker or codebreaker. What the screen does with a key
+ * and what it draws both follow one named mode (mode()), derived from the match and the work in hand.
+ */
+import { EMPTY } from "../core/types";
+import type { Code, Feedback, MatchState, Refusal, Result, Rules } from "../core/types";
+import {
+  answer,
+  checkConfig,
+  gameEnded,
+  keepSecretInHead,
+  newMatch,
+  nextGame,
+  rulesOf,
+  setSecret,
+  submitGuess,
+  unitRole,
+} from "../core/match";
+import { randomSecret } from "../core/random";
+import { createSolver, solverTableName } from "../core/solver";
+import type { SolverState } from "../core/solver";
+import { createConflictSearch } from "../core/conflict";
+import type { ConflictSearch } from "../core/conflict";
+import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
+import type { Layout } from "./layout";
+import { BLINK_ON, BLINK_PERIOD, Clock, drawCode, drawFeedback, pad, symbolColour } from "./frame";
+import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, PINK, RED, VIOLET, WHITE } from "./palette";
+import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_SOLVED, TUNE_WRONG_INFO } from "./tunes";
+import type { GameScreen } from "./screen";
+import type { App } from "./app";
+import type { FlashTarget } from "./screen";
+import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
+import type { Settings } from "./menu";
+
+/** Evaluations per slice of background work (the unit's thinking, hints): about 0.3 s on the Pico (600 a second). */
+export const SOLVER_SLICE = 180;
+/** The hint key of a human codebreaker (grid position): how many codes still fit, and one of them in the row. */
+export const G_HINT = 11;
+/** How long a hint shows after the key is pressed. */
+export const HINT_MS = 5000;
+/** Player colours on the track and status LEDs: player 0 red, player 1 (the unit, in unit modes) blue. */
+export const PLAYER_COLOURS = [RED, BLUE];
+const TRACK_HALF = 15;
+/** Builds without a track show the hint's count on the pad's rows 4 and 5 (free while a guess is keyed). */
+const PAD_HINT_BAR = 18;
+const PAD_HINT_LEN = 12;
+
+/**
+ * Where a match stands, for keys and drawing alike (mode()): the unit making its secret, a human keying
+ * the secret or a guess, the unit choosing its guess, a human keying feedback, an answer being checked
+ * for a contradiction, a game ended (OK for the next), the match over (OK for the menu). Numbers in the
+ * bundle (a name string costs bytes at every comparison); PLAY_MODE_NAMES names them.
+ */
+export type PlayMode = number;
+export const UNIT_SECRET = 0;
+export const KEY_SECRET = 1;
+export const KEY_GUESS = 2;
+export const UNIT_THINKING = 3;
+export const KEY_FEEDBACK = 4;
+export const CHECKING = 5;
+export const GAME_ENDED = 6;
+export const MATCH_OVER = 7;
+/** The modes' names, by number (for views and tests; not in the bundle). */
+export const PLAY_MODE_NAMES = [UNIT_SECRET, KEY_SECRET, KEY_GUESS, UNIT_THINKING, KEY_FEEDBACK, CHECKING, GAME_ENDED, MATCH_OVER];
+
+function emptyCode(n: number): Code {
+  const c: Code = [];
+  for (let i = 0; i < n; i++) c.push(EMPTY);
+  return c;
+}
+
+export class CodebreakerScreen implements GameScreen {
+  readonly name = "play";
+  match: MatchState | null = null;
+  /** The row (or secret) being keyed in, with EMPTY holes. */
+  entry: Code = [];
+  cursor = 0;
+  /** Holes filled, in order, so undo takes back the last peg placed. */
+  placed: number[] = [];
+  /** Feedback being keyed in by the codemaker, and the order of the presses for undo. */
+  fb: Feedback = { exact: 0, near: 0 };
+  fbPresses: number[] = [];
+  /**
+   * Background work for the current game, in slices: the unit's next guess when it breaks, else the
+   * hints for the human codebreaker (kept up to date after every row). `busy` while it works, for
+   * `slices` slices so far; `solverFor` is the match it works on.
+   */
+  solver: SolverState | null = null;
+  private solverFor: MatchState | null = null;
+  private solverHints = false;
+  busy = false;
+  slices = 0;
+  /** The answer just given to the unit (secret in the head), being checked for a contradiction before it counts. */
+  checking: ConflictSearch | null = null;
+  /** The hint shows until then (the count on the track, an example in an empty row). */
+  hintUntil = 0;
+  /** Reads a solver table by its Storage name; the device layer sets it (tests may leave none: the unit then searches). */
+  tableReader: (name: string) => Uint8Array | string | undefined = function () {
+    return undefined;
+  };
+
+  constructor(
+    readonly app: App,
+    private readonly rand: () => number,
+  ) {}
+
+  mode(): PlayMode {
+    const m = this.match as MatchState;
+    const phase = m.game.phase;
+    const role = unitRole(m);
+    if (this.checking) return CHECKING;
+    if (m.over) return MATCH_OVER;
+    if (gameEnded(m)) return GAME_ENDED;
+    if (phase === "secret") return role === "maker" ? UNIT_SECRET : KEY_SECRET;
+    if (phase === "feedback") return KEY_FEEDBACK;
+    return role === "breaker" ? UNIT_THINKING : KEY_GUESS;
+  }
+
+  /** A new match from the settings; false when they do not make one. */
+  start(s: Settings): boolean {
+    const config = { preset: s.preset as Rules["preset"], harder: s.harder, mode: s.mode, games: s.games };
+    if (checkConfig(config)) return false;
+    this.match = newMatch(config);
+    this.enter();
+    return true;
+  }
+
+  /** Shown again (a new match, resume, or restored after a power cut): a fresh entry, and the unit takes its turn. */
+  enter(): void {
+    this.resetEntry();
+    if (this.match) this.runUnit();
+  }
+
+  resumable(): boolean {
+    const m = this.match;
+    return m !== null && !m.over && m.config.preset === this.app.settings.preset;
+  }
+
+  /**
+   * While a two-player game (referee or manual) holds a secret that the codebreaker must not read:
+   * set and not yet revealed.
+   */
+  holdsSecret(): boolean {
+    const m = this.match;
+    if (!m || m.over || m.wrongInfo || (m.config.mode !== "referee" && m.config.mode !== "manual")) return false;
+    const g = m.game;
+    return g.secret !== null && (g.phase === "guess" || g.phase === "feedback");
+  }
+
+  key(k: number, g: number, down: boolean, now: number): void {
+    const app = this.app;
+    const m = this.match as MatchState;
+    const mk = app.layout.maker;
+    if (!down) return;
+    if (g === G_MENU) {
+      app.go(app.menu);
+      return;
+    }
+    const ok = g === G_OK || (mk !== undefined && k === mk.ok);
+    switch (this.mode()) {
+      case MATCH_OVER:
+        if (ok) app.go(app.menu);
+        else app.refuse(FLASH_ENTRY, [], now);
+        return;
+      case GAME_ENDED:
+        if (ok) this.commit(nextGame(m), FLASH_ENTRY, now);
+        else app.refuse(FLASH_ENTRY, [], now);
+        return;
+      case KEY_SECRET:
+        if (mk) this.entryKeyMaker(k, now);
+        else this.entryKeyGrid(g, now, FLASH_SECRET);
+        return;
+      case KEY_GUESS:
+        // On a build with a codemaker pad, its keys are not the codebreaker's.
+        if (mk && g < 0) app.refuse(FLASH_ENTRY, [], now);
+        else this.entryKeyGrid(g, now, FLASH_ENTRY);
+        return;
+      case KEY_FEEDBACK:
+        this.feedbackKey(k, g, now);
+        return;
+      case CHECKING:
+        app.refuse(FLASH_FEEDBACK, [], now);
+        return;
+      default:
+        app.refuse(FLASH_ENTRY, [], now);
+    }
+  }
+
+  /** Colour, blank, slot, undo, clear and OK keys of the grid, for a guess (FLASH_ENTRY) or a secret (FLASH_SECRET, on one-pad builds). */
+  private entryKeyGrid(g: number, now: number, what: FlashTarget): void {
+    const rules = rulesOf(this.match as MatchState);
+    const app = this.app;
+    if (g >= G_COLOUR && g < G_COLOUR + rules.colours) this.place(g - G_COLOUR);
+    else if (g === G_BLANK && rules.blanks) this.place(rules.colours);
+    else if (g >= G_SLOT && g < G_SLOT + rules.pegs) {
+      this.cursor = g - G_SLOT;
+      app.tune = TUNE_CLICK;
+    } else if (g === G_UNDO) this.undo(now);
+    else if (g === G_CLEAR) {
+      this.resetEntry();
+      app.tune = TUNE_CLICK;
+    } else if (g === G_OK) this.submitEntry(what, now);
+    else if (g === G_HINT && what === FLASH_ENTRY) {
+      this.hintUntil = now + HINT_MS;
+      if (!this.busy) this.hintExample();
+      app.tune = TUNE_CLICK;
+    } else app.refuse(what, [], now);
+  }
+
+  /** The codemaker pad while the secret is entered. */
+  private entryKeyMaker(k: number, now: number): void {
+    const rules = rulesOf(this.match as MatchState);
+    const mk = this.app.layout.maker as NonNullable<Layout["maker"]>;
+    const colour = mk.colours.indexOf(k);
+    if (colour >= 0 && colour < rules.colours) this.place(colour);
+    else if (k === mk.blank && rules.blanks) this.place(rules.colours);
+    else if (k === mk.undo) this.undo(now);
+    else if (k === mk.ok) this.submitEntry(FLASH_SECRET, now);
+    else this.app.refuse(FLASH_SECRET, [], now);
+  }
+
+  private place(symbol: number): void {
+    const n = this.entry.length;
+    this.entry[this.cursor] = symbol;
+    this.placed.push(this.cursor);
+    // Move on to the next empty hole, if any, so a row can be keyed in colour after colour.
+    for (let i = 1; i <= n; i++) {
+      const j = (this.cursor + i) % n;
+      if (this.entry[j] === EMPTY) {
+        this.cursor = j;
+        break;
+      }
+    }
+    this.app.tune = TUNE_CLICK;
+  }
+
+  private undo(now: number): void {
+    const pos = this.placed.pop();
+    if (pos === undefined) {
+      this.app.refuse(FLASH_ENTRY, [], now);
+      return;
+    }
+    this.entry[pos] = EMPTY;
+    this.cursor = pos;
+    this.app.tune = TUNE_CLICK;
+  }
+
+  /** OK on a guess (FLASH_ENTRY) or a secret (FLASH_SECRET). */
+  private submitEntry(what: FlashTarget, now: number): void {
+    const m = this.match as MatchState;
+    const code = this.entry.slice();
+    let allEmpty = true;
+    for (let i = 0; i < code.length; i++) if (code[i] !== EMPTY) allEmpty = false;
+    // Playing against the unit, the codemaker may keep the code in their head: OK on an empty secret.
+    if (what === FLASH_SECRET && allEmpty && unitRole(m) === "breaker") this.commit(keepSecretInHead(m), what, now);
+    else this.commit(what === FLASH_SECRET ? setSecret(m, code) : submitGuess(m, code), what, now);
+  }
+
+  /** Exact/near keys, undo and OK while the codemaker gives feedback. */
+  private feedbackKey(k: number, g: number, now: number): void {
+    const app = this.app;
+    const mk = app.layout.maker;
+    const m = this.match as MatchState;
+    const pegs = rulesOf(m).pegs;
+    const isExact = mk ? k === mk.exact : g === G_EXACT;
+    const isNear = mk ? k === mk.near : g === G_NEAR;
+    const isUndo = mk ? k === mk.undo : g === G_UNDO;
+    const isOk = mk ? k === mk.ok : g === G_OK;
+    if (isExact || isNear) {
+      if (this.fb.exact + this.fb.near >= pegs) {
+        app.refuse(FLASH_FEEDBACK, [], now);
+        return;
+      }
+      if (isExact) this.fb.exact++;
+      else this.fb.near++;
+      this.fbPresses.push(isExact ? 1 : 0);
+      app.tune = TUNE_CLICK;
+    } else if (isUndo) {
+      const last = this.fbPresses.pop();
+      if (last === undefined) app.refuse(FLASH_FEEDBACK, [], now);
+      else {
+        if (last) this.fb.exact--;
+        else this.fb.near--;
+        app.tune = TUNE_CLICK;
+      }
+    } else if (isOk) {
+      const r = answer(m, this.fb, []);
+      if (r.ok && !m.game.secret) {
+        // With the secret in the head, the answer counts once it is checked against the others, in slices (think()).
+        this.checking = createConflictSearch(rulesOf(m), m.game.rows.concat([{ guess: m.game.pending as Code, feedback: this.fb }]));
+        this.solverFor = m;
+        this.busy = true;
+        this.slices = 0;
+        this.think(now);
+      } else this.commit(r, FLASH_FEEDBACK, now);
+    } else app.refuse(FLASH_FEEDBACK, [], now);
+  }
+
+  /** Applies a core result: on success the new state is saved and the unit takes its turn; a refusal costs nothing. */
+  private commit(r: Result<MatchState>, target: FlashTarget, now: number): void {
+    if (!r.ok) {
+      this.refuseWith(r.refusal, target, now);
+      return;
+    }
+    const before = this.match as MatchState;
+    this.match = r.state;
+    this.enter();
+    this.app.tune = this.tuneFor(before, this.match as MatchState);
+    this.app.saveWanted = true;
+  }
+
+  private tuneFor(before: MatchState, after: MatchState): number[] {
+    if (after.over && !before.over) return TUNE_MATCH_OVER;
+    if (after.wrongInfo && !before.wrongInfo) return TUNE_WRONG_INFO;
+    if (after.game.phase === "solved" && before.game.phase !== "solved") return TUNE_SOLVED;
+    if (after.game.phase === "failed" && before.game.phase !== "failed") return TUNE_FAILED;
+    return TUNE_ACCEPT;
+  }
+
+  /**
+   * The unit's moves: it makes its secret at once; when it breaks, it starts choosing its guess
+   * (played at once from the table, or by think() in idle time). A human codebreaker's hints start
+   * the same way.
+   */
+  runUnit(): void {
+    for (let guard = 0; guard < 4; guard++) {
+      const m = this.match as MatchState;
+      const role = unitRole(m);
+      const rules = rulesOf(m);
+      const rows = m.game.rows;
+      let r: Result<MatchState> | null = null;
+      this.busy = false;
+      if (role === "maker" && m.game.phase === "secret") r = setSecret(m, randomSecret(rules, this.rand));
+      else if (m.game.phase === "guess") {
+        const hints = role !== "breaker";
+        // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
+        if (!this.solver || !rows.length || hints !== this.solverHints)
+          this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
+        this.solverHints = hints;
+        this.solver.start(rows);
+        this.solverFor = m;
+        this.slices = 0;
+        this.busy = !this.solver.step(SOLVER_SLICE);
+        if (this.busy || hints) return;
+        const guess = this.solver.guess();
+        if (guess) r = submitGuess(m, guess);
+      }
+      if (!r || !r.ok) return;
+      this.match = r.state;
+    }
+  }
+
+  /** Idle time: one more slice of the background work; true when it finished (render, play the tune, save). */
+  think(now: number): boolean {
+    // The match moved on (a new match): what was being worked out no longer matters.
+    if (this.match !== this.solverFor) this.busy = false;
+    if (!this.busy) return false;
+    this.slices++;
+    const checking = this.checking;
+    if (checking) {
+      if (!checking.step(SOLVER_SLICE)) return false;
+      this.busy = false;
+      this.commit(answer(this.match as MatchState, this.fb, checking.rows()), FLASH_FEEDBACK, now);
+      return true;
+    }
+    if (!this.solver || !this.solver.step(SOLVER_SLICE)) return false;
+    this.busy = false;
+    if (this.solverHints) {
+      if (now < this.hintUntil) this.hintExample();
+      return true;
+    }
+    // The same rows again: runUnit takes the guess the solver found and plays it.
+    this.runUnit();
+    this.app.tune = TUNE_ACCEPT;
+    this.app.saveWanted = true;
+    return true;
+  }
+
+  /** The hint's example goes into the row being keyed, if it is still empty (undo takes it back peg by peg). */
+  private hintExample(): void {
+    const example = this.solver && this.solver.example();
+    if (!example || this.placed.length) return;
+    this.entry = example;
+    for (let i = 0; i < example.length; i++) this.placed.push(i);
+  }
+
+  private refuseWith(refusal: Refusal, target: FlashTarget, now: number): void {
+    const m = this.match as MatchState;
+    if (refusal.refused === "feedback-range") target = FLASH_FEEDBACK;
+    this.app.refuse(target, refusal.positions.length ? refusal.positions : target === FLASH_FEEDBACK ? [m.game.rows.length] : [], now);
+  }
+
+  resetEntry(): void {
+    this.entry = emptyCode(this.match ? rulesOf(this.match).pegs : 0);
+    this.cursor = 0;
+    this.placed = [];
+    this.fb = { exact: 0, near: 0 };
+    this.fbPresses = [];
+    this.checking = null;
+  }
+
+  // ---- drawing ----
+
+  draw(frame: Uint8Array, clock: Clock, flashOff: boolean): void {
+    const app = this.app;
+    const m = this.match as MatchState;
+    const L = app.layout;
+    const rules = rulesOf(m);
+    const game = m.game;
+    const mode = this.mode();
+    const ended = mode === GAME_ENDED || mode === MATCH_OVER;
+    const current = game.rows.length;
+    const cursorOn = clock.blink(BLINK_PERIOD, BLINK_ON);
+    // A board with fewer rows than the preset shows the latest rows (the row being played at the top).
+    const shift = Math.max(0, Math.min(current, rules.rows - 1) + 1 - L.rows);
+    const row = current - shift;
+    const wi = m.wrongInfo;
+    for (let r = shift; r < game.rows.length; r++) {
+      const played = game.rows[r];
+      const at = r - shift;
+      drawCode(frame, L.seg.board + at * L.pegs, rules, played.guess);
+      // Wrong information: the row at fault alternates between the answer given and the true one (when known).
+      const wrong = wi !== null && wi.rows.indexOf(r) >= 0;
+      const shown = wrong && !cursorOn ? wi.correct : played.feedback;
+      if (shown) drawFeedback(frame, L.seg.keys + at * L.pegs, L.pegs, rules, shown);
+    }
+    const entryOnBoard = mode === KEY_GUESS && current < rules.rows;
+    if (entryOnBoard) this.drawEntry(frame, L.seg.board + row * L.pegs, rules, cursorOn, flashOff && app.flashTarget === FLASH_ENTRY);
+    if ((mode === KEY_FEEDBACK || mode === CHECKING) && game.pending) {
+      drawCode(frame, L.seg.board + row * L.pegs, rules, game.pending);
+      const keysStart = L.seg.keys + row * L.pegs;
+      if (flashOff && app.flashTarget === FLASH_FEEDBACK) frame.fill(OFF, keysStart, keysStart + L.pegs);
+      else {
+        drawFeedback(frame, keysStart, L.pegs, rules, this.fb);
+        // Unfilled key holes of the row awaiting feedback blink, so the codemaker sees it is their turn.
+        if (cursorOn) for (let i = 0; i < L.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
+      }
+    }
+    // The secret: revealed at the end; under the shield it shows to the (human) codemaker only.
+    const secretStart = L.seg.secret;
+    if (secretStart >= 0) {
+      if (ended && game.secret) drawCode(frame, secretStart, rules, game.secret);
+      else if (L.secretShielded && unitRole(m) !== "maker") {
+        if (mode === KEY_SECRET) this.drawEntry(frame, secretStart, rules, cursorOn, flashOff && app.flashTarget === FLASH_SECRET);
+        else if (game.secret) drawCode(frame, secretStart, rules, game.secret);
+      }
+    }
+    this.drawPad(frame, L, rules, mode, cursorOn);
+    this.drawScores(frame, L, rules);
+    // Background work: the unit choosing its guess (its row), checking an answer (the row's key pegs).
+    if (this.busy && !ended) {
+      if (mode === UNIT_THINKING) chase(frame, L.seg.board + row * L.pegs, L.pegs, this.slices);
+      if (mode === CHECKING) chase(frame, L.seg.keys + row * L.pegs, L.pegs, this.slices);
+    }
+    if (entryOnBoard && clock.now < this.hintUntil) this.drawHint(frame, L, clock);
+    if (L.seg.status >= 0) {
+      // Whose move: the codemaker's colour while the secret or feedback is awaited, else the codebreaker's.
+      const mover = game.phase === "secret" || game.phase === "feedback" ? m.maker : 1 - m.maker;
+      frame[L.seg.status] = m.over ? (m.winner >= 0 ? PLAYER_COLOURS[m.winner] : WHITE) : PLAYER_COLOURS[mover];
+      const alert = L.seg.status + 1;
+      if (L.segLen.status > 1 && frame[alert] === OFF) {
+        if (wi) frame[alert] = cursorOn ? RED : OFF;
+        else if (game.phase === "solved") frame[alert] = GREEN;
+        else if (game.phase === "failed") frame[alert] = ORANGE;
+      }
+    }
+  }
+
+  /** The row (or secret) being keyed: its pegs, the cursor's hole blinking, the holes at fault of a refusal dark. */
+  private drawEntry(frame: Uint8Array, start: number, rules: Rules, cursorOn: boolean, flashOff: boolean): void {
+    const app = this.app;
+    drawCode(frame, start, rules, this.entry);
+    if (!cursorOn) frame[start + this.cursor] = OFF;
+    if (flashOff) for (let i = 0; i < app.flashPositions.length; i++) frame[start + app.flashPositions[i]] = OFF;
+  }
+
+  private drawPad(frame: Uint8Array, L: Layout, rules: Rules, mode: PlayMode, cursorOn: boolean): void {
+    const game = (this.match as MatchState).game;
+    pad(frame, L, G_MENU, BLUE);
+    if (mode === GAME_ENDED || mode === MATCH_OVER) {
+      // The reveal: the secret on the slot row, and OK for the next game.
+      if (game.secret) for (let i = 0; i < rules.pegs; i++) pad(frame, L, G_SLOT + i, symbolColour(rules, game.secret[i]));
+      pad(frame, L, G_OK, cursorOn ? GREEN : OFF);
+    } else if (mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker)) {
+      for (let c = 0; c < rules.colours; c++) pad(frame, L, G_COLOUR + c, PEG_COLOURS[c]);
+      if (rules.blanks) pad(frame, L, G_BLANK, CYAN);
+      // Slot keys: hole colour, the cursor's blinking. A secret keyed on the grid is never shown there.
+      for (let i = 0; i < rules.pegs; i++) pad(frame, L, G_SLOT + i, i === this.cursor && !cursorOn ? OFF : HOLE);
+      pad(frame, L, G_UNDO, ORANGE);
+      pad(frame, L, G_CLEAR, RED);
+      pad(frame, L, G_OK, GREEN);
+      if (mode === KEY_GUESS) pad(frame, L, G_HINT, WHITE);
+    } else if ((mode === KEY_FEEDBACK || mode === CHECKING) && !L.maker) {
+      pad(frame, L, G_EXACT, rules.look === "arms" ? RED : VIOLET);
+      pad(frame, L, G_NEAR, WHITE);
+      pad(frame, L, G_UNDO, ORANGE);
+      pad(frame, L, G_OK, GREEN);
+    }
+  }
+
+  private drawScores(frame: Uint8Array, L: Layout, rules: Rules): void {
+    const m = this.match as MatchState;
+    const start = L.seg.track;
+    const len = L.segLen.track;
+    if (start < 0) return;
+    if (rules.scoring === "race") {
+      // Each player's scoring peg on its hole (1..30); both on one hole shows pink.
+      for (let p = 0; p < 2; p++) {
+        const hole = Math.min(m.scores[p], len);
+        if (hole > 0) frame[start + hole - 1] = frame[start + hole - 1] === OFF ? PLAYER_COLOURS[p] : PINK;
+      }
+      return;
+    }
+    // Points: a bar per player from each end, one LED a point; every full lap of 15 turns the bar white-tipped.
+    for (let p = 0; p < 2; p++) {
+      const score = m.scores[p];
+      const laps = Math.floor(score / TRACK_HALF);
+      const rest = score % TRACK_HALF;
+      for (let i = 0; i < TRACK_HALF && i < len / 2; i++) {
+        const lit = i < rest ? PLAYER_COLOURS[p] : laps > 0 ? WHITE : OFF;
+        if (lit !== OFF) frame[p === 0 ? start + i : start + len - 1 - i] = lit;
+      }
+    }
+  }
+
+  /**
+   * The hint on the track (or the pad's free rows): how many codes still fit. Up to the bar's length,
+   * one green LED per code; beyond, orange LEDs, each doubling (n LEDs: about 2^n codes); one red LED:
+   * no code fits, the answers contradict each other. A light runs along it while it is worked out.
+   */
+  private drawHint(frame: Uint8Array, L: Layout, clock: Clock): void {
+    const track = L.seg.track >= 0;
+    const start = track ? L.seg.track : L.seg.pad + PAD_HINT_BAR;
+    const len = track ? L.segLen.track : PAD_HINT_LEN;
+    const n = this.solver ? this.solver.total() : 0;
+    frame.fill(OFF, start, start + len);
+    clock.at(this.hintUntil);
+    if (this.busy) chase(frame, start, len, this.slices);
+    else if (!n) frame[start] = RED;
+    else frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
+  }
+}
+
+/**
+ * A light running along `len` LEDs from `start`, one step a slice, for background work still going
+ * after its first slice (about 0.3 s on the Pico, 180 evaluations): a move from the table or a small
+ * candidate list is done within the slice and shows nothing.
+ */
+function chase(frame: Uint8Array, start: number, len: number, slices: number): void {
+  // (Over a white key peg the light is a gap, so it shows on any answer.)
+  const at = start + (slices % len);
+  frame[at] = frame[at] === WHITE ? OFF : WHITE;
+}

@@ -1,0 +1,322 @@
+/**
+ * The menu as data, one table per kind of game: which pad key sets which setting to what, in which
+ * colour. The menu screen's keys and its drawing both read these tables (ui/screens.ts MenuScreen);
+ * so can the simulator page's key labels and a printed legend overlay, through MENU_LEGENDS (names
+ * only, never in the bundle).
+ *
+ * An item is either a choice (one key per option, from grid position `at` along the row: the options
+ * light in the item's colour, the chosen one white) or a cycle (one key at `at` stepping through the
+ * options, lit in the colour of the current one). Settings that mean different things for different
+ * games are different settings (a Brain Flip grid is not a match length).
+ */
+import type { MatchMode, PresetId } from "../core/types";
+import type { FlipSettings } from "./flip";
+import { maxFlipGrid } from "./flip";
+import { rulesFor } from "../core/presets";
+import type { Layout } from "./layout";
+import { G_OK } from "./layout";
+import { BLUE, CYAN, GREEN, OFF, ORANGE, RED, VIOLET, WHITE, YELLOW } from "./palette";
+import { BLINK_ON, BLINK_PERIOD, Clock, pad } from "./frame";
+import { TUNE_CLICK } from "./tunes";
+import type { Screen } from "./screen";
+import type { App } from "./app";
+import { FLASH_ENTRY } from "./screen";
+
+/** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
+export type GameId = PresetId | "brainflip";
+
+export interface Settings extends FlipSettings {
+  preset: GameId;
+  harder: boolean;
+  mode: MatchMode;
+  games: number;
+  /** 0 (dimmest) .. BRIGHTNESS_STEPS-1 */
+  brightness: number;
+  sound: boolean;
+  /** Idle minutes before sleep (one of SLEEP_MENU). */
+  sleepMin: number;
+  /** Lock the USB console while a two-player game holds a secret. */
+  lockConsole: boolean;
+}
+
+export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"];
+export const MODE_MENU: MatchMode[] = ["referee", "manual", "unit-makes", "unit-breaks"];
+export const GAMES_MENU = [2, 4, 6, 8, 10];
+export const FLIP_PLAYERS_MENU = [2, 3, 4, 5, 6];
+export const FLIP_GRID_MENU = [2, 3, 4, 5, 6];
+export const BRIGHTNESS_STEPS = 4;
+export const BRIGHTNESS_MENU = [0, 1, 2, 3];
+/** Idle minutes before the unit sleeps, cycled by one menu key. */
+export const SLEEP_MENU = [2, 5, 15];
+const ON_OFF = [true, false];
+const ON_OFF_COLOURS = [GREEN, RED];
+
+/** Grid positions of the menu's own keys (row 6): the console lock, resume, OK (as on the play screen). */
+export const G_LOCK = 31;
+export const G_RESUME = 34;
+/** Grid positions of the unit's settings on row 5. */
+export const G_SLEEP = 28;
+export const G_SOUND = 29;
+
+/** What an item may ask of the unit when a key would change it. */
+export interface MenuContext {
+  layout: Layout;
+  /** Does a two-player game hold a secret now (the console lock must then stay on)? */
+  secretHeld(): boolean;
+}
+
+export interface MenuItem {
+  /** Grid position of the item's (first) key. */
+  at: number;
+  /** A choice has a key per option; a cycle has one key that steps through them. */
+  cycle: boolean;
+  options: unknown[];
+  /** A choice: the colour of its options (the chosen one is white). A cycle: the colour of each option. */
+  colours: number[];
+  chosen(s: Settings): unknown;
+  choose(s: Settings, v: unknown): void;
+  /** May the setting take this value now? (Not offered, or refused, when it may not.) */
+  allowed?: (v: unknown, s: Settings, c: MenuContext) => boolean;
+}
+
+/** Can this build show the game? (The five-peg race needs five holes per row.) */
+export function presetFits(layout: Layout, preset: GameId): boolean {
+  return preset === "brainflip" || rulesFor(preset, false).pegs <= layout.pegs;
+}
+
+const GAME_ROW: MenuItem = {
+  at: 0,
+  cycle: false,
+  options: PRESET_MENU,
+  colours: [YELLOW],
+  chosen: (s) => s.preset,
+  choose: (s, v) => {
+    s.preset = v as GameId;
+  },
+  allowed: (v, _s, c) => presetFits(c.layout, v as GameId),
+};
+
+/** Row 5 and the lock: the unit's own settings, the same for every game. */
+const UNIT_ITEMS: MenuItem[] = [
+  {
+    at: 24,
+    cycle: false,
+    options: BRIGHTNESS_MENU,
+    colours: [YELLOW],
+    chosen: (s) => s.brightness,
+    choose: (s, v) => {
+      s.brightness = v as number;
+    },
+  },
+  {
+    at: G_SLEEP,
+    cycle: true,
+    options: SLEEP_MENU,
+    colours: [CYAN, BLUE, VIOLET],
+    chosen: (s) => s.sleepMin,
+    choose: (s, v) => {
+      s.sleepMin = v as number;
+    },
+  },
+  {
+    at: G_SOUND,
+    cycle: true,
+    options: ON_OFF,
+    colours: ON_OFF_COLOURS,
+    chosen: (s) => s.sound,
+    choose: (s, v) => {
+      s.sound = v as boolean;
+    },
+  },
+  {
+    at: G_LOCK,
+    cycle: true,
+    options: ON_OFF,
+    colours: ON_OFF_COLOURS,
+    chosen: (s) => s.lockConsole,
+    choose: (s, v) => {
+      s.lockConsole = v as boolean;
+    },
+    // Issue 14: the codebreaker must not unlock the console to read a secret in play.
+    allowed: (v, _s, c) => v === true || !c.secretHeld(),
+  },
+];
+
+function withUnitItems(items: MenuItem[]): MenuItem[] {
+  return items.concat(UNIT_ITEMS);
+}
+
+/** The codebreaker games' menu: game, variant, roles, match length, then the unit's settings. */
+export const CODEBREAKER_MENU: MenuItem[] = withUnitItems([
+  GAME_ROW,
+  {
+    at: 6,
+    cycle: false,
+    options: ON_OFF.slice().reverse(),
+    colours: [GREEN],
+    chosen: (s) => s.harder,
+    choose: (s, v) => {
+      s.harder = v as boolean;
+    },
+  },
+  {
+    at: 12,
+    cycle: false,
+    options: MODE_MENU,
+    colours: [ORANGE],
+    chosen: (s) => s.mode,
+    choose: (s, v) => {
+      s.mode = v as MatchMode;
+    },
+  },
+  {
+    at: 18,
+    cycle: false,
+    options: GAMES_MENU,
+    colours: [BLUE],
+    chosen: (s) => s.games,
+    choose: (s, v) => {
+      s.games = v as number;
+    },
+    // The race has no agreed length (first to hole 30).
+    allowed: (_v, s) => s.preset !== "race",
+  },
+]);
+
+/** Brain Flip's menu: game, rules, players, grid and who flips the answers, then the unit's settings. */
+export const FLIP_MENU: MenuItem[] = withUnitItems([
+  GAME_ROW,
+  {
+    at: 6,
+    cycle: false,
+    options: ["flip", "straight"],
+    colours: [GREEN],
+    chosen: (s) => s.flipMode,
+    choose: (s, v) => {
+      s.flipMode = v as FlipSettings["flipMode"];
+    },
+  },
+  {
+    at: 12,
+    cycle: false,
+    options: FLIP_PLAYERS_MENU,
+    colours: [ORANGE],
+    chosen: (s) => s.players,
+    choose: (s, v) => {
+      s.players = v as number;
+    },
+  },
+  {
+    at: 18,
+    cycle: false,
+    options: FLIP_GRID_MENU,
+    colours: [BLUE],
+    chosen: (s) => s.flipGrid,
+    choose: (s, v) => {
+      s.flipGrid = v as number;
+    },
+    // 6x6 needs the codemaker pad for the Master's keys.
+    allowed: (v, _s, c) => (v as number) <= maxFlipGrid(c.layout),
+  },
+  {
+    at: 23,
+    cycle: true,
+    options: ON_OFF.slice().reverse(),
+    colours: [RED, GREEN],
+    chosen: (s) => s.unitFlips,
+    choose: (s, v) => {
+      s.unitFlips = v as boolean;
+    },
+  },
+]);
+
+/** The menu for the game chosen in the settings. */
+export function menuFor(s: Settings): MenuItem[] {
+  return s.preset === "brainflip" ? FLIP_MENU : CODEBREAKER_MENU;
+}
+
+/**
+ * What each item's keys are called, in the order of the tables above, for the simulator page's labels
+ * and the printed overlay (not used by the firmware, so not in the bundle). The menu's own keys:
+ * MENU_KEY_LEGENDS.
+ */
+export const MENU_LEGENDS: { codebreaker: string[][]; brainflip: string[][] } = {
+  codebreaker: [
+    ["Brainiac", "travel unit", "five-peg race", "Brain Flip"],
+    ["normal", "harder"],
+    ["unit referees", "codemaker answers", "you break first", "unit breaks first"],
+    ["2 games", "4 games", "6 games", "8 games", "10 games"],
+    ["brightness 1", "brightness 2", "brightness 3", "brightness 4"],
+    ["sleep 2 min", "sleep 5 min", "sleep 15 min"],
+    ["sound on", "sound off"],
+    ["console lock on", "console lock off"],
+  ],
+  brainflip: [
+    ["Brainiac", "travel unit", "five-peg race", "Brain Flip"],
+    ["Brain Flip rules", "straight"],
+    ["2 players", "3 players", "4 players", "5 players", "6 players"],
+    ["grid 2x2", "grid 3x3", "grid 4x4", "grid 5x5", "grid 6x6"],
+    ["player flips", "unit flips"],
+    ["brightness 1", "brightness 2", "brightness 3", "brightness 4"],
+    ["sleep 2 min", "sleep 5 min", "sleep 15 min"],
+    ["sound on", "sound off"],
+    ["console lock on", "console lock off"],
+  ],
+};
+/** The menu's keys that are not settings: grid position -> name. */
+export const MENU_KEY_LEGENDS: Record<number, string> = { 34: "resume", 35: "OK: start" };
+
+/** The menu screen: every key and every LED of it comes from the game's table above. */
+export class MenuScreen implements Screen {
+  readonly name = "menu";
+
+  constructor(readonly app: App) {}
+
+  key(_k: number, g: number, down: boolean, now: number): void {
+    const app = this.app;
+    const s = app.settings;
+    if (!down) return;
+    if (g === G_OK) {
+      app.start(now);
+      return;
+    }
+    if (g === G_RESUME) {
+      const game = app.game();
+      if (game.resumable()) app.go(game);
+      else app.refuse(FLASH_ENTRY, [], now);
+      return;
+    }
+    const items = menuFor(s);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const n = item.options.length;
+      const col = g - item.at;
+      if (item.cycle ? col !== 0 : col < 0 || col >= n) continue;
+      const v = item.cycle ? item.options[(item.options.indexOf(item.chosen(s)) + 1) % n] : item.options[col];
+      if (item.allowed && !item.allowed(v, s, app)) break;
+      item.choose(s, v);
+      app.tune = TUNE_CLICK;
+      app.saveWanted = true;
+      return;
+    }
+    app.refuse(FLASH_ENTRY, [], now);
+  }
+
+  draw(frame: Uint8Array, clock: Clock): void {
+    const app = this.app;
+    const L = app.layout;
+    const s = app.settings;
+    const items = menuFor(s);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const value = item.chosen(s);
+      if (item.cycle) pad(frame, L, item.at, item.colours[item.options.indexOf(value)]);
+      else
+        for (let o = 0; o < item.options.length; o++)
+          if (!item.allowed || item.allowed(item.options[o], s, app))
+            pad(frame, L, item.at + o, item.options[o] === value ? WHITE : item.colours[0]);
+    }
+    if (app.game().resumable()) pad(frame, L, G_RESUME, CYAN);
+    pad(frame, L, G_OK, clock.blink(BLINK_PERIOD, BLINK_ON) ? GREEN : OFF);
+  }
+}

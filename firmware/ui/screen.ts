@@ -1,0 +1,32 @@
+/**
+ * One screen of the unit: the menu, a codebreaker game, Brain Flip, the self-test. The app hands the
+ * active screen every key press and asks it to draw; a screen tells the device, through the app, what
+ * it needs of it: a game screen (GameScreen) says whether the USB console must be locked and whether
+ * the menu may go back to it.
+ */
+import type { Clock } from "./frame";
+
+/** The screens by name, as saved (SavedState.screen). */
+export type ScreenName = "menu" | "play" | "flip" | "selftest";
+
+export interface Screen {
+  readonly name: ScreenName;
+  /** A debounced press (down) or release of key index k, at grid position g (-1: not on the 6x6 grid). */
+  key(k: number, g: number, down: boolean, now: number): void;
+  /** Draws the screen into the frame (cleared, alerts drawn); `flashOff`: a refused entry's holes are dark now. */
+  draw(frame: Uint8Array, clock: Clock, flashOff: boolean): void;
+}
+
+/** A screen with a game in it: what it asks of the device and of the menu. */
+export interface GameScreen extends Screen {
+  /** Does this screen's game hold a secret the codebreaker must not read over USB (the console lock)? */
+  holdsSecret(): boolean;
+  /** Is there a game here for the menu's resume key to go back to? */
+  resumable(): boolean;
+}
+
+/** Where a refusal is shown: the row being keyed (or no holes: the status LED only), the secret, the feedback. */
+export type FlashTarget = number;
+export const FLASH_ENTRY = 0;
+export const FLASH_SECRET = 1;
+export const FLASH_FEEDBACK = 2;

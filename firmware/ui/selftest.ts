@@ -1,0 +1,54 @@
+/**
+ * The wiring check, entered by holding OK at power-on and left by power-cycling: LED segments light in
+ * turn, then the whole chain (the lamp test, at the current cap); a held grid key lights its pad LED
+ * green and a held codemaker key lights a track LED, in key order.
+ */
+import type { Layout } from "./layout";
+import type { Screen } from "./screen";
+import type { App } from "./app";
+import { Clock, pad } from "./frame";
+import { GREEN, WHITE } from "./palette";
+import { TUNE_CLICK } from "./tunes";
+
+/** How long each step of the self-test's LED walk lasts. */
+export const SELFTEST_STEP_MS = 800;
+const SEGMENT_ORDER: (keyof Layout["seg"])[] = ["board", "keys", "secret", "pad", "track", "status"];
+
+export class SelfTestScreen implements Screen {
+  readonly name = "selftest";
+  since = 0;
+  /** Keys held down, for the echo. */
+  held: Uint8Array;
+
+  constructor(readonly app: App) {
+    this.held = new Uint8Array(app.layout.keyCount);
+  }
+
+  key(k: number, _g: number, down: boolean): void {
+    this.held[k] = down ? 1 : 0;
+    if (down) this.app.tune = TUNE_CLICK;
+  }
+
+  draw(frame: Uint8Array, clock: Clock): void {
+    const L = this.app.layout;
+    const steps = SEGMENT_ORDER.length + 1;
+    const since = clock.now - this.since;
+    const step = Math.floor(since / SELFTEST_STEP_MS) % steps;
+    clock.at(this.since + (Math.floor(since / SELFTEST_STEP_MS) + 1) * SELFTEST_STEP_MS);
+    if (step === steps - 1) frame.fill(WHITE);
+    else {
+      const name = SEGMENT_ORDER[step];
+      if (L.seg[name] >= 0) frame.fill(WHITE, L.seg[name], L.seg[name] + L.segLen[name]);
+    }
+    let other = 0;
+    for (let k = 0; k < this.held.length; k++) {
+      const g = this.app.gridPos[k];
+      if (g >= 0) {
+        if (this.held[k]) pad(frame, L, g, GREEN);
+      } else {
+        if (this.held[k] && L.seg.track >= 0 && other < L.segLen.track) frame[L.seg.track + other] = GREEN;
+        other++;
+      }
+    }
+  }
+}
