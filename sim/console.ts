@@ -823,8 +823,7 @@ export function startConsoleServer(board: VirtualBoard, opts: ConsoleServerOptio
 
 // ---------------------------------------------------------------- npm run sim:console
 
-const USAGE =
-  "usage: npm run sim:console -- [--port N] [--profile NAME|PATH] [--storage FILE] [--empty] [--bundle FILE] [--no-token]";
+const USAGE = "usage: npm run sim:console -- [--port N] [--profile NAME|PATH] [--storage FILE] [--empty] [--bundle FILE] [--no-token]";
 
 async function main(): Promise<number> {
   let values;

@@ -220,7 +220,11 @@ function hostParams(fn: (...args: never[]) => unknown): string {
   if (!m) return "";
   const names: string[] = [];
   for (const part of m[1].split(",")) {
-    const name = part.trim().replace(/[:=].*$/s, "").replace(/\?$/, "").trim();
+    const name = part
+      .trim()
+      .replace(/[:=].*$/s, "")
+      .replace(/\?$/, "")
+      .trim();
     if (/^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
     else break; // a rest parameter or a pattern: the length stops here, as it does in JS
   }
@@ -364,10 +368,12 @@ export function createEspruinoRealm(hooks: RealmHooks): EspruinoRealm {
     for (let i = 0; i < args.length; i++) list.push(args[i]);
     return toRealm(Reflect.apply(table[id], thisArg, list as never[]));
   };
-  const membrane = (vm.runInContext(MEMBRANE, context, { filename: "espruino-membrane.js" }) as (h: typeof hostCall) => {
-    own(v: unknown): boolean;
-    wrap(id: number, params: string): (...args: unknown[]) => unknown;
-  })(hostCall);
+  const membrane = (
+    vm.runInContext(MEMBRANE, context, { filename: "espruino-membrane.js" }) as (h: typeof hostCall) => {
+      own(v: unknown): boolean;
+      wrap(id: number, params: string): (...args: unknown[]) => unknown;
+    }
+  )(hostCall);
   const wrapHost = (fn: HostFn): ((...args: unknown[]) => unknown) => {
     if (membrane.own(fn)) return fn as (...args: unknown[]) => unknown;
     let w = wrappers.get(fn);
