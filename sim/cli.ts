@@ -20,7 +20,7 @@ import { loadProfile, ProfileError, type Profile } from "../hardware/profile.ts"
 import { BuildError } from "../firmware/tools/build.ts";
 import type { VirtualBoard } from "./board.ts";
 import { bundleFor, readBundle } from "./bundle.ts";
-import { bootBoard, ExpectFailure, parseScript, runCommands, ScriptError, type Command } from "./script.ts";
+import { bootBoard, CapExceeded, ExpectFailure, parseScript, runCommands, ScriptError, type Command } from "./script.ts";
 import { formatBoard } from "./text.ts";
 import { segmentViews, type PixelView } from "./view.ts";
 import { Watcher, type WatchEvent } from "./watch.ts";
@@ -159,6 +159,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
         console.log(formatBoard(board, { showSecret: values["show-secret"], colour: outColour, title: `show (line ${cmd.line})` }) + "\n");
     });
   } catch (e) {
+    if (e instanceof CapExceeded) return fail(`${values.script}: ${e.message}`);
     if (!(e instanceof ExpectFailure)) throw e;
     expectFailure = e;
   }
