@@ -156,6 +156,8 @@ export interface Simulator {
   token: string;
   /** The headers that carry the token, for fetch(). */
   headers: Record<string, string>;
+  /** Event-stream clients connected now. */
+  readonly streams: number;
   /** The port asked for, when it was taken and another one is used. */
   portTaken?: number;
   board: VirtualBoard;
@@ -567,6 +569,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     port,
     token,
     headers: { [TOKEN_HEADER]: token },
+    get streams() {
+      return clients.size;
+    },
     portTaken,
     board,
     command: (text: string) => command(text),
