@@ -2,7 +2,9 @@
  * Saved state in Storage. Each save goes to the older of two files ("bb.s0", "bb.s1") as
  *   BB<version>|<sequence>|<checksum>|<json>
  * so a write cut short by a power loss leaves the other, complete copy to resume from. Loading takes
- * the valid copy with the highest sequence; a corrupt or foreign copy is skipped with a warning.
+ * the newest copy that passes both the checksum and the caller's game-state check; every copy passed
+ * over is named in the warning. The last good copy is never overwritten until a newer save has been
+ * written: a save goes to the other slot, and the slots change places only once that write succeeded.
  */
 export const STATE_VERSION = 1;
 const SLOT_NAMES = ["bb.s0", "bb.s1"];
@@ -20,58 +22,68 @@ export function checksum(s: string): number {
 
 export interface Loaded {
   data: unknown;
-  /** Why a saved copy was not usable, when one was found but refused; "" otherwise. */
+  /** Every saved copy passed over, and why ("" when none was). */
   warning: string;
 }
 
 export class StateStore {
   private seq = 0;
-  private slot = 0;
+  /** The slot of the last good copy: saves go to the other one. */
+  private slot = 1;
   private readonly storage = require("Storage");
 
-  /** Writes one save. Returns false when Storage refused it (full). */
+  /** Writes one save. Returns false when Storage refused it (full); the last good copy is then untouched. */
   save(data: unknown): boolean {
     const json = JSON.stringify(data);
+    const next = 1 - this.slot;
+    if (!this.storage.write(SLOT_NAMES[next], "BB" + STATE_VERSION + "|" + (this.seq + 1) + "|" + checksum(json) + "|" + json))
+      return false;
     this.seq++;
-    this.slot = 1 - this.slot;
-    const text = "BB" + STATE_VERSION + "|" + this.seq + "|" + checksum(json) + "|" + json;
-    return this.storage.write(SLOT_NAMES[this.slot], text);
+    this.slot = next;
+    return true;
   }
 
-  load(): Loaded {
-    let best: unknown = undefined;
-    let bestSeq = -1;
+  /**
+   * The newest copy that passes the checksum and `check` (which returns "" for a state it accepts, or
+   * why not; it may take the state on as it accepts it).
+   */
+  load(check: (data: unknown) => string): Loaded {
+    const seqs = [-1, -1];
+    const datas: unknown[] = [];
     let warning = "";
-    for (let i = 0; i < SLOT_NAMES.length; i++) {
+    const passOver = function (i: number, why: string): void {
+      warning += (warning ? "; " : "") + SLOT_NAMES[i] + ": " + why;
+    };
+    for (let i = 0; i < 2; i++) {
       const text = this.storage.read(SLOT_NAMES[i]);
       if (text === undefined) continue;
       const parts = text.split("|");
       const head = parts.length >= 4 ? parts[0] + "|" + parts[1] + "|" + parts[2] + "|" : "";
       const json = text.slice(head.length);
       const seq = parseInt(parts[1], 10);
-      if (parts[0] !== "BB" + STATE_VERSION) {
-        warning = SLOT_NAMES[i] + ": unknown format " + parts[0].slice(0, 8);
-        continue;
-      }
-      if (!head || isNaN(seq) || parseInt(parts[2], 10) !== checksum(json)) {
-        warning = SLOT_NAMES[i] + ": checksum mismatch";
-        continue;
-      }
-      let data: unknown;
-      try {
-        data = JSON.parse(json);
-      } catch {
-        warning = SLOT_NAMES[i] + ": unreadable";
-        continue;
-      }
-      if (seq > bestSeq) {
-        best = data;
-        bestSeq = seq;
-        this.slot = i;
-      }
+      if (parts[0] !== "BB" + STATE_VERSION) passOver(i, "unknown format " + parts[0].slice(0, 8));
+      else if (!head || isNaN(seq) || parseInt(parts[2], 10) !== checksum(json)) passOver(i, "checksum mismatch");
+      else
+        try {
+          datas[i] = JSON.parse(json);
+          seqs[i] = seq;
+          if (seq > this.seq) this.seq = seq;
+        } catch {
+          passOver(i, "unreadable");
+        }
     }
-    if (bestSeq >= 0) this.seq = bestSeq;
-    return { data: best, warning: bestSeq >= 0 ? "" : warning };
+    const newest = seqs[1] > seqs[0] ? 1 : 0;
+    for (let k = 0; k < 2; k++) {
+      const i = k ? 1 - newest : newest;
+      if (seqs[i] < 0) continue;
+      const why = check(datas[i]);
+      if (!why) {
+        this.slot = i;
+        return { data: datas[i], warning: warning };
+      }
+      passOver(i, why);
+    }
+    return { data: undefined, warning: warning };
   }
 
   clear(): void {
