@@ -872,7 +872,11 @@ async function main(): Promise<number> {
   let from: string;
   const kept =
     values.storage && existsSync(values.storage)
-      ? new VirtualStorage({ capacity: info.storageBytes, file: resolve(values.storage) }).readString(BOOT_FILE)
+      ? new VirtualStorage({
+          capacity: info.storageBytes,
+          file: resolve(values.storage),
+          warn: (w) => console.warn(`warning: ${w}`),
+        }).readString(BOOT_FILE)
       : undefined;
   if (values.empty) {
     firmware = "";
