@@ -180,6 +180,24 @@ export function storageFootprint(size: number): number {
   return STORAGE_HEADER_BYTES + ((size + 3) & ~3);
 }
 
+/** A file that only fills space, so that the file after it starts a flash page (see pageAlignPad). */
+export const PAD_FILE = ".bbpad";
+
+/**
+ * The data size of a pad file that makes the next file start exactly on a page boundary, when Storage
+ * holds `usedBytes` from its start; null when the next file starts a page already. Why: a compaction
+ * starts at the last page that begins with a header before the first trashed file (jsfGetStorageStats),
+ * so when the file after .bootcde starts a page, no compaction ever rewrites .bootcde's pages, and no
+ * power cut during one can lose it.
+ */
+export function pageAlignPad(usedBytes: number, pageBytes: number): number | null {
+  const room = (pageBytes - (usedBytes % pageBytes)) % pageBytes;
+  if (room === 0) return null;
+  // The pad's header and data must fill the room exactly; a room smaller than a header takes a page more.
+  const data = room >= STORAGE_HEADER_BYTES ? room - STORAGE_HEADER_BYTES : room + pageBytes - STORAGE_HEADER_BYTES;
+  return data;
+}
+
 /** Bytes of an 8-bit string (char codes masked to a byte, as the device stores them). */
 export function bytesFromString(s: string): Uint8Array {
   const out = new Uint8Array(s.length);
