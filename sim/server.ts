@@ -403,7 +403,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     });
   });
   server.on("clientError", (_e, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nbad request\n");
+    // Not a request Node can parse; when an answer is already under way on this socket, it just closes.
+    const answering = (socket as unknown as { _httpMessage?: unknown })._httpMessage;
+    if (socket.writable && !answering)
+      socket.end("HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nbad request\n");
     else socket.destroy();
   });
   server.headersTimeout = 10_000;
@@ -435,12 +438,21 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const json = (status: number, data: unknown) => {
-      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
-      res.end(JSON.stringify(data));
+      const text = JSON.stringify(data);
+      res.writeHead(status, {
+        "content-type": "application/json",
+        "cache-control": "no-store",
+        "content-length": Buffer.byteLength(text),
+      });
+      res.end(req.method === "HEAD" ? undefined : text);
     };
     const refuse = (status: number, error: string) => {
-      // The request's body is not wanted: the connection closes once this answer is sent.
-      res.setHeader("connection", "close");
+      // The request's body is not wanted: what arrives of it is dropped. Too large a body closes the connection.
+      req.resume();
+      if (status === 413) {
+        res.setHeader("connection", "close");
+        res.on("finish", () => req.socket.destroySoon());
+      }
       json(status, { ok: false, error });
     };
     let url: URL;
