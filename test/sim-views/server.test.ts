@@ -103,7 +103,8 @@ describe("the simulator's server", () => {
       });
     });
     req.end();
-    await new Promise((r) => setTimeout(r, 50));
+    // The stream's first state (sent on connecting) before the board moves on.
+    for (let i = 0; i < 400 && events.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     sim.command("wait 200\ntap ok\nwait 200");
     await got;
     req.destroy();
