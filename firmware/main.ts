@@ -37,12 +37,13 @@ function start(): void {
   const bootAt = nowMs();
   let seeded = false;
 
-  const loaded = store.load();
-  const refused = app.restore(loaded.data, bootAt);
-  if (loaded.warning || refused) {
-    app.warnUntil = bootAt + 3000;
-    console.log("brainboard: saved state not used: " + (loaded.warning || refused));
-  }
+  // The newest save the app accepts is resumed (restore takes it on); every copy passed over is named on the
+  // console, and the LEDs warn when none was usable (the unit starts afresh).
+  const loaded = store.load(function (data: unknown): string {
+    return app.restore(data, bootAt);
+  });
+  if (loaded.warning) console.log("brainboard: saved state not used: " + loaded.warning);
+  app.warnUntil = loaded.data === undefined && loaded.warning ? bootAt + 3000 : 0;
 
   function save(): void {
     // A full Storage is compacted and tried once more; if it still fails, the unit says so.

@@ -360,14 +360,39 @@ export class VirtualBoard {
     return this.runtime?.watchdogEnabled ?? false;
   }
 
-  /** Is the USB console locked? (E.lockConsole() with a password set; E.setPassword() with no argument lifts it.) */
+  /**
+   * Does the firmware hold the USB console locked: E.lockConsole() while a password is set? (E.setPassword()
+   * with no argument withdraws it. On the device the console then still demands the password that no
+   * longer exists until the next power-on: see consolePasswordDemanded.)
+   */
   get consoleLocked(): boolean {
     return !!this.runtime && this.runtime.consoleLocked && this.runtime.passwordSet;
+  }
+
+  /** Does the console ask for the password before it runs anything (jsiPasswordProtected)? */
+  get consolePasswordDemanded(): boolean {
+    return !!this.runtime && this.runtime.consoleLocked;
+  }
+
+  /** A password typed at the locked console; true when the console is (now) unlocked. */
+  enterConsolePassword(attempt: string): boolean {
+    return !this.runtime || this.runtime.enterPassword(attempt);
   }
 
   /** A pin's mode, output latch and level. */
   pinState(pin: string): PinReport {
     return { ...this.circuit.pinState(pin), level: this.circuit.level(pin) };
+  }
+
+  /** A host function as a function of the firmware's realm (its constructor chain is the realm's own). */
+  realmFunction(fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+    if (!this.runtime) throw new Error("the board is not running (power it on first)");
+    return this.runtime.realmFunction(fn);
+  }
+
+  /** Is this one of the realm's built-in functions (the simulator's API, wrapped into the realm)? */
+  isBuiltinFunction(fn: unknown): boolean {
+    return !!this.runtime && this.runtime.realm.isWrapper(fn);
   }
 
   /** Runs code in the firmware's context as if typed at the console; returns its value. */

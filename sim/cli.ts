@@ -23,6 +23,7 @@ import type { LedBoard } from "./view.ts";
 import { bundleFor, readBundle } from "./bundle.ts";
 import {
   bootBoard,
+  CapExceeded,
   ExpectFailure,
   parseScript,
   runCommands,
@@ -189,6 +190,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
         console.log(formatBoard(board, { showSecret: values["show-secret"], colour: outColour, title: `show (line ${cmd.line})` }) + "\n");
     });
   } catch (e) {
+    if (e instanceof CapExceeded) return fail(`${values.script}: ${e.message}`);
     if (!(e instanceof ExpectFailure)) throw e;
     expectFailure = e;
   }

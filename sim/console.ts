@@ -22,8 +22,17 @@
  * results as `=value` in Espruino's console format (`=undefined`, `={ a: 1 }`, `="text"`), errors as
  * `Uncaught Error: ...`, print/console.log output (and the firmware's uncaught errors) sent to the client, the
  * boot banner after a power-on, reset(), load() or E.reboot(), Ctrl-C clears the line, backspace, Ctrl-U.
- * Not emulated: cursor movement and history (arrow keys are ignored), tab completion, the debugger, password
- * lock, XON/XOFF flow control (the simulated board never falls behind).
+ * Not emulated: cursor movement and history (arrow keys are ignored), tab completion, the debugger, XON/XOFF flow
+ * control (the simulated board never falls behind).
+ *
+ * The password lock is emulated as jsinteractive.c does it: after E.setPassword(pw) and E.lockConsole() the
+ * prompt is `password>`, up to 20 typed characters are kept unseen, Enter answers `Invalid password` or
+ * `Logged in.`, and nothing typed runs until then.
+ *
+ * Security: the firmware's realm holds no host function (see MEMBRANE in context.ts), so what a client types
+ * reaches only what the firmware can reach. The port is 127.0.0.1 only; `npm run sim:console` demands a per-run
+ * token as the first line (--no-token for the espruino CLI); a first line that looks like HTTP (a web page's
+ * fetch to this port) closes the connection before a byte of it runs.
  *
  * Console-only built-ins: `reset()` and `echo()` are Espruino built-ins the firmware runtime does not provide;
  * this console adds them (not enumerable) to the firmware's global object before it evaluates a line.
@@ -38,6 +47,7 @@
  * One client at a time, on 127.0.0.1 only. A client connecting to an unpowered board powers it (USB does).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
@@ -134,6 +144,8 @@ export interface RealmView {
   objectPrototype?: object;
   /** The realm's Function: functions of other realms (the simulator's own) print as native code. */
   Function?: unknown;
+  /** Built-in functions of the realm (the simulator's API, wrapped into the realm): they print as native code. */
+  isNative?: (fn: unknown) => boolean;
 }
 
 function formatNumber(n: number): string {
@@ -223,6 +235,7 @@ export function formatResult(value: unknown, realm: RealmView = {}): string {
     try {
       if (typeof v === "function") {
         const native =
+          !!realm.isNative?.(v) ||
           (typeof realm.Function === "function" && !(v instanceof (realm.Function as new () => object))) ||
           /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(v));
         return `function (${functionParams(v)}) ` + (native ? "{ [native code] }" : `{${JSON_LIMIT_TEXT}}`);
@@ -388,7 +401,7 @@ export class EspruinoConsole {
   }
 
   private get showInputLine(): boolean {
-    return this.echo && !this.removed;
+    return this.echo && !this.removed && !this.locked;
   }
 
   private send(text: string): void {
@@ -418,7 +431,31 @@ export class EspruinoConsole {
   private returnInputLine(): void {
     if (!this.removed) return;
     this.removed = false;
-    if (this.echo) this.send(">" + this.line.replace(/\n/g, "\r\n:"));
+    // Locked: the prompt asks for the password, and what is typed is not shown (jsiConsoleReturnInputLine).
+    if (this.echo) this.send(this.locked ? "password>" : ">" + this.line.replace(/\n/g, "\r\n:"));
+  }
+
+  /** The console demands the password (E.setPassword, then E.lockConsole): nothing typed runs. */
+  private get locked(): boolean {
+    return this.board.consolePasswordDemanded;
+  }
+
+  /**
+   * A key while the console is locked, as jsiHandleChar does it: up to 20 characters are kept, unseen;
+   * Enter compares them with the password. Nothing else (Ctrl-C, DLE, escapes) has any effect.
+   */
+  private handleLockedChar(ch: string): void {
+    if (ch === "\r" || ch === "\n") {
+      const attempt = this.line;
+      this.line = "";
+      if (this.board.enterConsolePassword(attempt)) {
+        this.print("\n  Logged in.\n");
+        this.removed = true;
+        this.returnInputLine();
+      } else this.send("\r\n  Invalid password\r\npassword>");
+      return;
+    }
+    if (this.line.length < 20) this.line += ch;
   }
 
   private forwardLog(): void {
@@ -444,6 +481,10 @@ export class EspruinoConsole {
   // -------------------------------------------------------------- input (jsiHandleChar)
 
   private handleChar(ch: string): void {
+    if (this.locked) {
+      this.handleLockedChar(ch);
+      return;
+    }
     const c = ch.charCodeAt(0);
     if (c === 3) {
       // Ctrl-C: clears the line (an empty line stays as it is)
@@ -580,7 +621,7 @@ export class EspruinoConsole {
     const g = board.repl("globalThis") as Record<string, unknown>;
     const define = (name: string, fn: (...args: unknown[]) => void) => {
       if (!Object.prototype.hasOwnProperty.call(g, name))
-        Object.defineProperty(g, name, { value: fn, writable: true, configurable: true, enumerable: false });
+        Object.defineProperty(g, name, { value: board.realmFunction(fn), writable: true, configurable: true, enumerable: false });
     };
     define("reset", (clearFlash?: unknown) => {
       if (clearFlash) for (const f of [BOOT_FILE, ".bootrst", ".varimg"]) board.storage.erase(f);
@@ -590,7 +631,13 @@ export class EspruinoConsole {
       this.echoOff = !on;
     });
     const realmObject = g.Object as { prototype?: object } | undefined;
-    return { global: g, Pin: g.Pin, objectPrototype: realmObject?.prototype, Function: g.Function };
+    return {
+      global: g,
+      Pin: g.Pin,
+      objectPrototype: realmObject?.prototype,
+      Function: g.Function,
+      isNative: (fn) => board.isBuiltinFunction(fn),
+    };
   }
 }
 
@@ -608,6 +655,33 @@ export interface ConsoleServerOptions {
   clock?: "connected" | "always" | "manual";
   /** Notices (client connected, refused, gone). */
   log?: (line: string) => void;
+  /**
+   * A secret the client must send as its first line before the console takes anything (null: no token,
+   * for the espruino CLI, which cannot send one). Either way, a client whose first line looks like HTTP
+   * (a web page's fetch to this port) is cut off before a byte of it runs.
+   */
+  token?: string | null;
+}
+
+/** The first line of an HTTP request, or a header line: what a browser sends to any port a page names. */
+const HTTP_LOOKING = /^[A-Z]{3,12} +(?:\/|\*|[a-z]+:\/\/)|^[A-Za-z][A-Za-z0-9-]*: |HTTP\/\d/;
+/** The most a client may send before its first line ends (the token line). */
+const FIRST_LINE_MAX = 256;
+
+/** Is this the first line of an HTTP request (or a header)? Such input is never run. */
+export function looksLikeHttp(line: string): boolean {
+  return HTTP_LOOKING.test(line.replace(/^\x10/, ""));
+}
+
+/** Equal strings, compared in time that does not depend on where they differ. */
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a, "latin1");
+  const y = Buffer.from(b, "latin1");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address === "127.0.0.1" || address === "::ffff:127.0.0.1" || address === "::1";
 }
 
 export interface ConsoleServer {
@@ -641,8 +715,15 @@ export function startConsoleServer(board: VirtualBoard, opts: ConsoleServerOptio
   };
   const timer = clockMode === "manual" ? null : setInterval(tick, CONSOLE_TICK_MS);
 
+  const token = opts.token ?? null;
   const server: Server = createServer((socket) => {
     const who = `${socket.remoteAddress}:${socket.remotePort}`;
+    socket.on("error", () => {});
+    if (!isLoopback(socket.remoteAddress)) {
+      log(`console: refused ${who}: not a loopback client`);
+      socket.destroy();
+      return;
+    }
     if (client) {
       log(`console: refused ${who}: another client is connected`);
       socket.end("Console busy: another client is connected\r\n");
@@ -650,21 +731,64 @@ export function startConsoleServer(board: VirtualBoard, opts: ConsoleServerOptio
     }
     client = socket;
     socket.setNoDelay(true);
-    log(`console: ${who} connected`);
-    lastReal = performance.now();
-    repl.attach((text) => {
-      if (!socket.destroyed) socket.write(Buffer.from(text, "latin1"));
-    });
-    if (!board.isOn) board.powerOn(); // the USB cable powers the board
-    repl.idle();
+    // Nothing reaches the REPL until the first line has shown this is not a web page (and has the token).
+    let first: string | null = "";
+    const admit = () => {
+      log(`console: ${who} connected`);
+      lastReal = performance.now();
+      repl.attach((text) => {
+        if (!socket.destroyed) socket.write(Buffer.from(text, "latin1"));
+      });
+      if (!board.isOn) board.powerOn(); // the USB cable powers the board
+      repl.idle();
+    };
+    const refuse = (why: string, tell: string) => {
+      log(`console: refused ${who}: ${why}`);
+      first = null;
+      socket.end(tell);
+      socket.destroy();
+    };
+    // Without a token the client is admitted at once (the espruino CLI waits for nothing), but its input
+    // is held until its first line has shown it is not HTTP.
+    let checked = false;
+    let pending = "";
+    if (token === null) {
+      first = null;
+      admit();
+    }
     socket.on("data", (d: Buffer) => {
+      let text = d.toString("latin1");
+      if (first !== null) {
+        first += text;
+        const end = first.search(/[\r\n]/);
+        if (end < 0) {
+          if (first.length > FIRST_LINE_MAX) refuse("no token line", "Console: a token line first\r\n");
+          else if (looksLikeHttp(first)) refuse("it speaks HTTP (a web page?)", "");
+          return;
+        }
+        const line = first.slice(0, end).replace(/^\x10/, "");
+        text = first.slice(end).replace(/^\r?\n?/, "");
+        if (looksLikeHttp(line)) return refuse("it speaks HTTP (a web page?)", "");
+        if (!sameSecret(line, token!)) return refuse("wrong token", "Console: wrong token\r\n");
+        first = null;
+        checked = true;
+        admit();
+        if (!text) return;
+      } else if (!checked) {
+        pending += text;
+        const end = pending.search(/[\r\n]/);
+        if (looksLikeHttp(end < 0 ? pending : pending.slice(0, end))) return refuse("it speaks HTTP (a web page?)", "");
+        if (end < 0 && pending.length <= FIRST_LINE_MAX) return;
+        checked = true;
+        text = pending;
+        pending = "";
+      }
       try {
-        repl.input(d.toString("latin1"));
+        repl.input(text);
       } catch (e) {
-        log(`console: ${(e as Error).stack ?? e}`);
+        log(`console: ${(e as Error).message}`);
       }
     });
-    socket.on("error", () => {});
     socket.on("close", () => {
       if (client === socket) {
         client = null;
@@ -699,7 +823,7 @@ export function startConsoleServer(board: VirtualBoard, opts: ConsoleServerOptio
 
 // ---------------------------------------------------------------- npm run sim:console
 
-const USAGE = "usage: npm run sim:console -- [--port N] [--profile NAME|PATH] [--storage FILE] [--empty] [--bundle FILE]";
+const USAGE = "usage: npm run sim:console -- [--port N] [--profile NAME|PATH] [--storage FILE] [--empty] [--bundle FILE] [--no-token]";
 
 async function main(): Promise<number> {
   let values;
@@ -711,6 +835,7 @@ async function main(): Promise<number> {
         storage: { type: "string" },
         empty: { type: "boolean" },
         bundle: { type: "string" },
+        "no-token": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -727,6 +852,8 @@ async function main(): Promise<number> {
         "  --storage  keep the board's Storage in this JSON file (what the CLI flashes survives restarts)",
         "  --empty    start with no .bootcde (a fresh board: flash it with the CLI)",
         "  --bundle   start with this bundle as .bootcde (default dist/firmware.js, built if missing)",
+        "  --no-token admit a loopback client without the per-run token (the espruino CLI and npm run flash cannot send one);",
+        "             a client that speaks HTTP (a web page) is still cut off before anything it sent runs",
       ].join("\n"),
     );
     return 0;
@@ -745,7 +872,11 @@ async function main(): Promise<number> {
   let from: string;
   const kept =
     values.storage && existsSync(values.storage)
-      ? new VirtualStorage({ capacity: info.storageBytes, file: resolve(values.storage) }).readString(BOOT_FILE)
+      ? new VirtualStorage({
+          capacity: info.storageBytes,
+          file: resolve(values.storage),
+          warn: (w) => console.warn(`warning: ${w}`),
+        }).readString(BOOT_FILE)
       : undefined;
   if (values.empty) {
     firmware = "";
@@ -778,11 +909,13 @@ async function main(): Promise<number> {
     }
   }
 
+  // A per-run token: another program on this machine (or a page that found a way to send raw TCP) cannot guess it.
+  const token = values["no-token"] ? null : randomBytes(16).toString("hex");
   const board = new VirtualBoard({ profile: profile.id, firmware, storageFile: values.storage && resolve(values.storage) });
   if (values.empty) board.storage.erase(BOOT_FILE);
   let server: ConsoleServer;
   try {
-    server = await startConsoleServer(board, { port, clock: "always", log: (l) => console.log(l) });
+    server = await startConsoleServer(board, { port, clock: "always", log: (l) => console.log(l), token });
   } catch (e) {
     const code = (e as { code?: string }).code;
     console.error(
@@ -798,6 +931,11 @@ async function main(): Promise<number> {
   const url = `tcp://${CONSOLE_HOST}:${server.port}`;
   const boardFile = info.cliBoardFile ? `hardware/${info.cliBoardFile}` : undefined;
   console.log(`sim:console: ${profile.id} (${info.name}) running ${from}; console on ${url}`);
+  if (token) {
+    console.log(`token: ${token}`);
+    console.log("  a client's first line must be this token (e.g. nc 127.0.0.1 PORT, then paste it); to flash with the");
+    console.log("  espruino CLI, which cannot send it, restart with --no-token");
+  }
   console.log("flash it with the espruino CLI:");
   if (profile.id !== DEFAULT_PROFILE) console.log(`  npm run build -- --profile ${profile.id}   # dist/firmware.js for this unit first`);
   console.log(`  npx espruino --no-ble -p ${url}${boardFile ? ` --board ${boardFile}` : ""} dist/firmware.js --storage ${BOOT_FILE}:-`);

@@ -153,6 +153,17 @@ export interface RealmIntrinsics {
 
 export interface EspruinoRealm {
   context: vm.Context;
+  /**
+   * A function of this realm that calls `fn` (a host function): the only way host code is handed to
+   * the firmware (see MEMBRANE). Cached: the same host function always gives the same wrapper.
+   */
+  wrapHost(fn: (...args: never[]) => unknown): (...args: unknown[]) => unknown;
+  /** Is this a value the realm may hold: a primitive, or an object or function of this realm? */
+  isRealmValue(value: unknown): boolean;
+  /** A host value as a value of this realm: host functions wrapped, host arrays and plain objects copied. */
+  toRealm(value: unknown): unknown;
+  /** Was this function made by wrapHost (a built-in, as the console prints it)? */
+  isWrapper(fn: unknown): boolean;
   /** The contextified object: the firmware's global variables live here. */
   sandbox: Record<string, unknown>;
   intrinsics: RealmIntrinsics;
@@ -160,6 +171,64 @@ export interface EspruinoRealm {
   makePin(name: string): object;
   /** The name of a pin object made by makePin, or undefined for anything else. */
   pinName(value: unknown): string | undefined;
+}
+
+/**
+ * The boundary between the host (Node) and the firmware's realm. node:vm is not a security boundary
+ * by itself: a host function handed to the realm gives away the host's Function through
+ * `fn.constructor.constructor`, and so does a host object or a host error through its prototype
+ * chain. So nothing of the host crosses: every host function the realm gets is this realm-made
+ * wrapper (its constructor chain is the realm's own), the host function it calls is reachable only
+ * through the wrapper's closure, what the host returns is checked (toRealm converts it first), and
+ * whatever the host throws (a stack overflow inside a host frame, an unexpected host Error) is
+ * replaced by an Error of the realm with the same message.
+ */
+const MEMBRANE = String.raw`(function (hostCall) {
+  "use strict";
+  var RFunction = Function, RError = Error, getProto = Object.getPrototypeOf, OP = Object.prototype;
+  function own(v) {
+    if ((typeof v !== "object" || v === null) && typeof v !== "function") return true;
+    var p = getProto(v);
+    if (p === null) return true;
+    for (var i = 0; i < 64 && p !== null; i++) { if (p === OP) return true; p = getProto(p); }
+    return false;
+  }
+  function clean(e) {
+    if (own(e)) return e;
+    var m = "internal error";
+    try { m = "" + e.message; } catch (x) { m = "internal error"; }
+    return new RError(m);
+  }
+  function checked(v) {
+    if (own(v)) return v;
+    throw new RError("internal error: the simulator returned a value of its own realm");
+  }
+  return {
+    own: own,
+    wrap: function (id, params) {
+      var f = RFunction("hostCall", "clean", "checked", "id",
+        "return function (" + params + ") { try { return checked(hostCall(id, this, arguments)); } catch (e) { throw clean(e); } };");
+      return f(hostCall, clean, checked, id);
+    }
+  };
+})`;
+
+/** The parameter names of a host function (for the wrapper's length and its printed form). */
+function hostParams(fn: (...args: never[]) => unknown): string {
+  const src = Function.prototype.toString.call(fn);
+  const m = /^[^(=]*\(([^)]*)\)/.exec(src) ?? /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(src);
+  if (!m) return "";
+  const names: string[] = [];
+  for (const part of m[1].split(",")) {
+    const name = part
+      .trim()
+      .replace(/[:=].*$/s, "")
+      .replace(/\?$/, "")
+      .trim();
+    if (/^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
+    else break; // a rest parameter or a pattern: the length stops here, as it does in JS
+  }
+  return names.join(", ");
 }
 
 const PRELUDE = String.raw`(function (hooks, missing) {
@@ -288,12 +357,72 @@ export function createEspruinoRealm(hooks: RealmHooks): EspruinoRealm {
     codeGeneration: { strings: true, wasm: false },
     microtaskMode: "afterEvaluate",
   });
+
+  // The membrane first: the prelude's hooks are host functions too.
+  type HostFn = (...args: never[]) => unknown;
+  const table: HostFn[] = [];
+  const wrappers = new WeakMap<HostFn, (...args: unknown[]) => unknown>();
+  const made = new WeakSet<object>();
+  const hostCall = (id: number, thisArg: unknown, args: ArrayLike<unknown>): unknown => {
+    const list: unknown[] = [];
+    for (let i = 0; i < args.length; i++) list.push(args[i]);
+    return toRealm(Reflect.apply(table[id], thisArg, list as never[]));
+  };
+  const membrane = (
+    vm.runInContext(MEMBRANE, context, { filename: "espruino-membrane.js" }) as (h: typeof hostCall) => {
+      own(v: unknown): boolean;
+      wrap(id: number, params: string): (...args: unknown[]) => unknown;
+    }
+  )(hostCall);
+  const wrapHost = (fn: HostFn): ((...args: unknown[]) => unknown) => {
+    if (membrane.own(fn)) return fn as (...args: unknown[]) => unknown;
+    let w = wrappers.get(fn);
+    if (!w) {
+      table.push(fn);
+      w = membrane.wrap(table.length - 1, hostParams(fn));
+      wrappers.set(fn, w);
+      made.add(w);
+    }
+    return w;
+  };
+  let intrinsics: RealmIntrinsics | null = null;
+  const toRealm = (v: unknown): unknown => {
+    if (membrane.own(v)) return v;
+    if (typeof v === "function") return wrapHost(v as HostFn);
+    const C = intrinsics!;
+    if (Array.isArray(v)) {
+      const a = new C.Array();
+      for (const x of v) a.push(toRealm(x));
+      return a;
+    }
+    if (v instanceof Error) return new C.Error(v.message);
+    if (v instanceof Uint8Array) {
+      const u = new C.Uint8Array(v.length);
+      u.set(v);
+      return u;
+    }
+    const o = new C.Object() as Record<string, unknown>;
+    for (const k of Object.keys(v as object)) o[k] = toRealm((v as Record<string, unknown>)[k]);
+    return o;
+  };
+
   const init = vm.runInContext(PRELUDE, context, { filename: "espruino-prelude.js" }) as (
     h: RealmHooks,
     missing: unknown,
   ) => Pick<EspruinoRealm, "makePin" | "pinName" | "intrinsics">;
   // The table must be a realm object, or the prelude would walk Node's Object.prototype.
   const missing = vm.runInContext(`(${JSON.stringify(MISSING_BUILTINS)})`, context);
-  const made = init(hooks, missing);
-  return { context, sandbox, ...made };
+  const realmHooks = vm.runInContext("({})", context) as Record<string, unknown>;
+  for (const k of Object.keys(hooks) as (keyof RealmHooks)[]) realmHooks[k] = wrapHost(hooks[k] as HostFn);
+  const inRealm = init(realmHooks as unknown as RealmHooks, missing);
+  intrinsics = inRealm.intrinsics;
+  return {
+    context,
+    sandbox,
+    ...inRealm,
+    wrapHost,
+    isRealmValue: (v) => membrane.own(v),
+    toRealm,
+    isWrapper: (fn) => typeof fn === "function" && made.has(fn),
+  };
 }

@@ -102,6 +102,8 @@ async function main(): Promise<void> {
   const storageFile = values.storage ?? defaultStorageFile(profileId);
   const sim = await startSimulator({ profile: values.profile, firmware, port, host: values.host, storageFile, bounceMs, seed });
   if (sim.portTaken !== undefined) console.log(`port ${sim.portTaken} is taken; using port ${sim.port} instead`);
+  // A Storage file that could not be used was moved aside: say so before anything else.
+  for (const w of sim.board.warnings) console.warn(`warning: ${w}`);
   console.log(`storage: ${storageFile} (the match survives restarts; delete the file to start afresh, or pass --storage FILE)`);
   console.log(`Brainboard simulator (${sim.board.profile.name}) running at ${sim.url}`);
   console.log("open it in a browser; keyboard shortcuts are listed on the page. Ctrl+C stops.");

@@ -120,8 +120,24 @@ export class EspruinoRuntime {
   private unlisten: () => void;
   private pwmPins = new Set<string>();
   private modules = new Map<string, object>();
-  passwordSet = false;
+  /** E.setPassword's password (kept as a string, as jsvAsString does), undefined when none is set. */
+  password: string | undefined = undefined;
+  /**
+   * The console demands the password (JSIS_PASSWORD_PROTECTED): set by E.lockConsole() while a password
+   * is set, cleared only by typing the password at the console. E.setPassword() with no argument
+   * removes the password but, as on the device, does not clear this.
+   */
   consoleLocked = false;
+
+  get passwordSet(): boolean {
+    return this.password !== undefined;
+  }
+
+  /** A password typed at the locked console: true (and unlocked) when it is the password. */
+  enterPassword(attempt: string): boolean {
+    if (this.password !== undefined && attempt === this.password) this.consoleLocked = false;
+    return !this.consoleLocked;
+  }
 
   constructor(bus: BoardBus) {
     this.bus = bus;
@@ -255,9 +271,11 @@ export class EspruinoRuntime {
    */
   private call(fn: unknown, thisArg: unknown, args: unknown[], what: string): CallResult {
     if (this.dead || this.hung) return "ok";
+    // Arguments cross into the realm: host values (an error of the host, say) are converted first.
+    const realmArgs = args.map((a) => this.realm.toRealm(a));
     this.pending =
       typeof fn === "function"
-        ? () => Reflect.apply(fn as FirmwareFn, thisArg, args)
+        ? () => Reflect.apply(fn as FirmwareFn, thisArg, realmArgs)
         : () => vm.runInContext(String(fn), this.realm.context, { filename: "callback" });
     let result: CallResult = "ok";
     try {
@@ -362,8 +380,21 @@ export class EspruinoRuntime {
 
   // ---------------------------------------------------------------- values between realms
 
+  /** A plain object of the realm; host functions among the values are wrapped (see MEMBRANE in context.ts). */
   private obj(props: Record<string, unknown>): Record<string, unknown> {
-    return Object.assign(new this.C.Object() as Record<string, unknown>, props);
+    const o = new this.C.Object() as Record<string, unknown>;
+    for (const k of Object.keys(props)) {
+      const v = props[k];
+      o[k] = typeof v === "function" ? this.realm.wrapHost(v as FirmwareFn) : v;
+    }
+    return o;
+  }
+
+  /** A host function as a function of the firmware's realm (what the console adds to the global object). */
+  realmFunction(fn: FirmwareFn): FirmwareFn {
+    const w = this.realm.wrapHost(fn);
+    this.builtins.add(w);
+    return w;
   }
 
   private toArray(items: unknown[]): unknown[] {
@@ -397,10 +428,10 @@ export class EspruinoRuntime {
     if (ArrayBuffer.isView(data)) {
       if (data instanceof DataView || Object.prototype.toString.call(data) === "[object DataView]")
         return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
-      return Uint8Array.from(data as unknown as ArrayLike<number>, (x) => Number(x) & 255);
+      return byteLoop(data as unknown as ArrayLike<unknown>);
     }
     if (Object.prototype.toString.call(data) === "[object ArrayBuffer]") return new Uint8Array(data as ArrayBuffer).slice();
-    if (Array.isArray(data)) return Uint8Array.from(data, (x) => Number(x) & 255);
+    if (Array.isArray(data)) return byteLoop(data);
     throw this.err(`${what}: expected a string, an array or a typed array, got ${describeValue(data)}`);
   }
 
@@ -409,7 +440,7 @@ export class EspruinoRuntime {
   private install(): void {
     const sb = this.realm.sandbox;
     const dispatch = () => this.pending?.();
-    Object.defineProperty(sb, DISPATCH_SLOT, { value: dispatch, enumerable: false });
+    Object.defineProperty(sb, DISPATCH_SLOT, { value: this.realm.wrapHost(dispatch), enumerable: false });
 
     for (const name of this.bus.board.pins) {
       const pin = this.realm.makePin(name);
@@ -453,8 +484,9 @@ export class EspruinoRuntime {
       },
     };
     for (const [k, fn] of Object.entries(api)) {
-      sb[k] = fn;
-      this.builtins.add(fn);
+      const inRealm = this.realm.wrapHost(fn);
+      sb[k] = inRealm;
+      this.builtins.add(inRealm);
     }
 
     const console = this.obj({ log: (...args: unknown[]) => this.print(args) });
@@ -497,10 +529,10 @@ export class EspruinoRuntime {
       getSizeOf: (v: unknown) => this.estimator().sizeOf(v),
       getTemperature: () => 27,
       lockConsole: () => {
-        this.consoleLocked = true;
+        if (this.password !== undefined) this.consoleLocked = true;
       },
       setPassword: (pw: unknown) => {
-        this.passwordSet = pw !== undefined && pw !== "";
+        this.password = pw === undefined ? undefined : String(pw);
       },
       reboot: () => {
         this.guard();
@@ -611,7 +643,13 @@ export class EspruinoRuntime {
   // ---------------------------------------------------------------- GPIO
 
   private pinList(pin: unknown, fnName: string): string[] {
-    if (Array.isArray(pin)) return pin.map((p) => this.pinName(p, fnName));
+    // A host loop, not pin.map(): the realm's Array.prototype.map is the firmware's to replace, and a
+    // host callback handed to it would give the host's Function away.
+    if (Array.isArray(pin)) {
+      const names: string[] = [];
+      for (let i = 0; i < pin.length; i++) names.push(this.pinName(pin[i], fnName));
+      return names;
+    }
     return [this.pinName(pin, fnName)];
   }
 
@@ -1021,6 +1059,13 @@ export class EspruinoRuntime {
       },
     });
   }
+}
+
+/** Bytes of an array-like of the realm, by index (never through the realm's own iterator or callbacks). */
+function byteLoop(data: ArrayLike<unknown>): Uint8Array {
+  const out = new Uint8Array(data.length);
+  for (let i = 0; i < out.length; i++) out[i] = Number(data[i]) & 255;
+  return out;
 }
 
 function nextId(table: Map<number, unknown>): number {

@@ -14,6 +14,11 @@
  *   expect SEGMENT row N COLOUR...      row N of a segment with rows (1-based; board row 1 is
  *                                       nearest the codebreaker, pad row 1 is p11..p16)
  *
+ * Caps, so that no script (and no request to the server) can run for ever: one `wait` or tap hold at most
+ * MAX_WAIT_MS, a script's virtual time at most MAX_SCRIPT_VIRTUAL_MS (a server request: MAX_COMMAND_VIRTUAL_MS),
+ * a line at most MAX_LINE_CHARS; a run stops with a CapExceeded error once it has used its CPU time
+ * (SCRIPT_CPU_MS; the server's requests less). Each error names the cap.
+ *
  * KEY is a key id (p11..p66, m11..m34 on R1) or an alias from sim/keys.ts (ok, red, slot1,
  * maker.ok...). COLOUR is a palette name (off, red, green, blue, yellow, white, orange, pink,
  * violet or black, hole, cyan), `*` for any, or alternatives like `hole/off` (for a blinking hole).
@@ -51,6 +56,18 @@ export type Command = { line: number } & (
 );
 
 export const COMMANDS = ["press", "release", "tap", "wait", "power", "battery", "show", "expect"];
+/** The longest `wait` or tap hold: one hour of virtual time. */
+export const MAX_WAIT_MS = 3_600_000;
+/** The most virtual time a script runs in all (its waits and taps): a day. */
+export const MAX_SCRIPT_VIRTUAL_MS = 24 * 3_600_000;
+/** The most virtual time one request to the server runs: an hour. */
+export const MAX_COMMAND_VIRTUAL_MS = 3_600_000;
+/** The longest script line. */
+export const MAX_LINE_CHARS = 1000;
+/** Wall-clock time a script file may take running (npm run sim -- --script). */
+export const SCRIPT_CPU_MS = 120_000;
+/** Virtual time run at once inside a long wait, between checks of the CPU cap. */
+const SLICE_MS = 10_000;
 /** How long `tap` holds a key, and waits after releasing it, unless told (ms). */
 export const TAP_HOLD_MS = 60;
 export const TAP_GAP_MS = 60;
@@ -85,6 +102,77 @@ export class ExpectFailure extends Error {
   }
 }
 
+/** A run that used up its CPU time: the commands before `line` ran, the rest did not. */
+export class CapExceeded extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "CapExceeded";
+  }
+}
+
+function formatMs(ms: number): string {
+  if (ms >= 3_600_000) return `${+(ms / 3_600_000).toFixed(2)} h`;
+  if (ms >= 1000) return `${+(ms / 1000).toFixed(2)} s`;
+  return `${ms} ms`;
+}
+
+/** The virtual time commands take: their waits, and each tap's hold and gap. */
+export function virtualTime(commands: Command[]): number {
+  let t = 0;
+  for (const c of commands) {
+    if (c.op === "wait") t += c.ms;
+    else if (c.op === "tap") t += c.keys.length * (c.holdMs + TAP_GAP_MS);
+  }
+  return t;
+}
+
+/** What a run of commands may use: virtual time (checked before anything runs) and CPU time (checked as it runs). */
+export class CommandBudget {
+  private readonly started = performance.now();
+  constructor(
+    readonly cpuMs: number,
+    readonly virtualMs: number,
+  ) {}
+
+  /** Refuses, before anything runs, commands that would run longer than the virtual-time cap. */
+  check(commands: Command[]): void {
+    const total = virtualTime(commands);
+    if (total > this.virtualMs)
+      throw new ScriptError([
+        {
+          line: commands[commands.length - 1]?.line ?? 1,
+          message: `these commands run ${formatMs(total)} of virtual time; the cap is ${formatMs(this.virtualMs)} at a time`,
+        },
+      ]);
+  }
+
+  private over(line: number): void {
+    if (performance.now() - this.started > this.cpuMs)
+      throw new CapExceeded(
+        line,
+        `line ${line}: stopped: the commands used up their CPU time cap of ${formatMs(this.cpuMs)} (what came before ran)`,
+      );
+  }
+
+  beforeCommand(cmd: Command): void {
+    this.over(cmd.line);
+  }
+
+  /** Runs `ms` of virtual time in slices, checking the CPU cap between them. */
+  slices(ms: number, run: (ms: number) => void, line = 0): void {
+    let left = ms;
+    while (left > 0) {
+      const step = Math.min(left, SLICE_MS);
+      run(step);
+      left -= step;
+      if (left > 0) this.over(line);
+    }
+  }
+}
+
 /** "200", "200ms", "1.5s" -> ms; undefined if it is not a duration. */
 export function parseDuration(text: string | undefined): number | undefined {
   const m = text === undefined ? null : /^(\d+(?:\.\d*)?|\.\d+)(ms|s)?$/i.exec(text);
@@ -102,6 +190,10 @@ export function parseScript(text: string, profile?: Profile | string): Command[]
   const problems: ScriptProblem[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = i + 1;
+    if (raw.length > MAX_LINE_CHARS) {
+      problems.push({ line, message: `longer than the cap of ${MAX_LINE_CHARS} characters a line` });
+      return;
+    }
     const hash = raw.indexOf("#");
     const words = (hash >= 0 ? raw.slice(0, hash) : raw).trim().split(/\s+/).filter(Boolean);
     if (words.length === 0) return;
@@ -112,7 +204,14 @@ export function parseScript(text: string, profile?: Profile | string): Command[]
       problems.push({ line, message: e.message });
     }
   });
-  if (problems.length) throw new ScriptError(problems);
+  const total = virtualTime(commands);
+  if (!problems.length && total > MAX_SCRIPT_VIRTUAL_MS)
+    problems.push({
+      line: commands[commands.length - 1].line,
+      message: `the script runs ${formatMs(total)} of virtual time; the cap is ${formatMs(MAX_SCRIPT_VIRTUAL_MS)} a script`,
+    });
+  // A script full of mistakes is not answered with all of them.
+  if (problems.length) throw new ScriptError(problems.slice(0, 20));
   return commands;
 }
 
@@ -143,6 +242,7 @@ function parseLine(p: Profile, words: string[], line: number): Command {
       if (h >= 0) {
         const ms = parseDuration(args[h + 1]);
         if (ms === undefined || h + 2 !== args.length) fail("tap ... hold needs one duration at the end, like tap ok hold 500 or hold 2s");
+        if ((ms as number) > MAX_WAIT_MS) fail(`tap ... hold ${args[h + 1]} is longer than the cap of ${formatMs(MAX_WAIT_MS)}`);
         holdMs = ms as number;
         names = args.slice(0, h);
       }
@@ -151,6 +251,10 @@ function parseLine(p: Profile, words: string[], line: number): Command {
     case "wait": {
       const ms = parseDuration(args[0]);
       if (ms === undefined || args.length !== 1) fail("wait needs a duration like 200 or 1.5s");
+      if ((ms as number) > MAX_WAIT_MS)
+        fail(
+          `wait ${args[0].length > 24 ? args[0].slice(0, 24) + "..." : args[0]} is longer than the cap of ${formatMs(MAX_WAIT_MS)} a wait`,
+        );
       return { line, op, ms: ms as number };
     }
     case "power": {
@@ -227,11 +331,20 @@ function colourWords(): string {
  * Runs commands on a board, in order. `show` calls onShow (the command line prints the board); a
  * failed `expect` throws an ExpectFailure and nothing after it runs.
  */
-export function runCommands(board: VirtualBoard, commands: Command[], onShow?: (cmd: Command) => void): void {
-  for (const cmd of commands) runCommand(board, cmd, onShow);
+export function runCommands(
+  board: VirtualBoard,
+  commands: Command[],
+  onShow?: (cmd: Command) => void,
+  budget: CommandBudget = new CommandBudget(SCRIPT_CPU_MS, MAX_SCRIPT_VIRTUAL_MS),
+): void {
+  budget.check(commands);
+  for (const cmd of commands) {
+    budget.beforeCommand(cmd);
+    runCommand(board, cmd, onShow, budget);
+  }
 }
 
-export function runCommand(board: VirtualBoard, cmd: Command, onShow?: (cmd: Command) => void): void {
+export function runCommand(board: VirtualBoard, cmd: Command, onShow?: (cmd: Command) => void, budget?: CommandBudget): void {
   switch (cmd.op) {
     case "press":
       for (const k of cmd.keys) board.press(k.id);
@@ -243,7 +356,8 @@ export function runCommand(board: VirtualBoard, cmd: Command, onShow?: (cmd: Com
       for (const k of cmd.keys) board.tap(k.id, cmd.holdMs, TAP_GAP_MS);
       break;
     case "wait":
-      board.advance(cmd.ms);
+      if (budget) budget.slices(cmd.ms, (ms) => board.advance(ms), cmd.line);
+      else board.advance(cmd.ms);
       break;
     case "power":
       if (cmd.action === "on") board.powerOn();

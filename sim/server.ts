@@ -19,11 +19,24 @@
  *   GET  /api/pictures      Brain Flip's 100 pictures ({id, name, svg}, sim/pictures.ts); the state's
  *                           `flip` says which lie on the pad's cards while the Brain Flip screen shows
  *
+ * Security (issue 14): the server answers only requests whose Host names it (127.0.0.1, localhost, [::1], or an
+ * IP literal / this machine's name when --host lets other machines in) at its own port, and whose Origin, if
+ * any, is its own; every /api/ request needs the per-run token (header x-brainboard-token, or ?token= for
+ * the event stream) that the served page carries in a <meta name="brainboard-token"> (a page of another origin
+ * cannot read it). Bodies are bounded (413), script lines too; a command's waits, virtual time and CPU time
+ * are capped (sim/script.ts); an event-stream client that falls behind is dropped; an error never answers
+ * with a stack trace or a path. While the codemaker's shield is closed the shielded segments (the secret)
+ * and the codemaker pad's keys are left out of /api/state and the stream, `show` hides them and `expect`
+ * on them is refused.
+ *
  * Brain Flip's pictures: the server deals grid x grid of the 100 pictures at random for every Brain
  * Flip game the firmware starts, seen in the firmware's saves (PictureDeal in sim/pictures.ts), and
  * keeps them for the whole game, also across power cycles and (with a storage file) restarts.
  */
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { hostname as machineName } from "node:os";
+import { isIP } from "node:net";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
@@ -34,7 +47,17 @@ import { unitGeometry, type UnitGeometry } from "./geometry.ts";
 import { keyAliases, keyboardShortcuts } from "./keys.ts";
 import { padShowsCards, PictureDeal, pictureList, PICTURES, readSaved, type Deal } from "./pictures.ts";
 import { Prng } from "./random.ts";
-import { ExpectFailure, parseScript, runCommand, ScriptError, formatCommand } from "./script.ts";
+import {
+  CapExceeded,
+  CommandBudget,
+  ExpectFailure,
+  MAX_COMMAND_VIRTUAL_MS,
+  parseScript,
+  runCommand,
+  ScriptError,
+  formatCommand,
+  type Command,
+} from "./script.ts";
 import { formatBoard } from "./text.ts";
 import { Watcher, type WatchOptions, type WatchStatus } from "./watch.ts";
 import { PRESET_IDS } from "../firmware/core/presets.ts";
@@ -49,6 +72,16 @@ export const TICK_MS = 10;
 const MAX_STEP_MS = 250;
 /** Longer than the dark part of a blink (the firmware's blinks are 400 ms on, 200 ms off). */
 const BLINK_GAP_MS = 700;
+/** The largest request body (a script, a switch): larger ones get 413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** Wall-clock time one command request may take running the board (then it stops with an error). */
+export const COMMAND_CPU_MS = 2000;
+/** Bytes an event-stream client may leave unread before it is dropped (it fell behind). */
+export const MAX_STREAM_BACKLOG = 1024 * 1024;
+/** Event-stream clients at once. */
+export const MAX_STREAM_CLIENTS = 16;
+/** The header that carries the per-run token. */
+export const TOKEN_HEADER = "x-brainboard-token";
 
 export interface SimulatorOptions {
   /** Profile name or path (default r1-pico); must match the bundle. */
@@ -67,6 +100,10 @@ export interface SimulatorOptions {
   realtime?: boolean;
   /** Power the board on at start (default true). */
   powerOn?: boolean;
+  /** The per-run token (default: 16 random bytes, hex); tests may fix it. */
+  token?: string;
+  /** Where the server reports its own failures (default console.error); responses never carry them. */
+  log?: (line: string) => void;
 }
 
 /** The page's switches; kept here so that the page itself holds no state. */
@@ -115,6 +152,12 @@ export interface SimLayout {
 export interface Simulator {
   url: string;
   port: number;
+  /** The per-run token every /api/ request must carry (the served page has it). */
+  token: string;
+  /** The headers that carry the token, for fetch(). */
+  headers: Record<string, string>;
+  /** Event-stream clients connected now. */
+  readonly streams: number;
   /** The port asked for, when it was taken and another one is used. */
   portTaken?: number;
   board: VirtualBoard;
@@ -165,6 +208,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     initialsLegend: INITIALS_LEGEND,
   };
   const view: ViewSwitches = { shield: false, labels: false, muted: false };
+  const token = opts.token ?? randomBytes(16).toString("hex");
+  const log = opts.log ?? ((line: string) => console.error(line));
+  // Under the codemaker's shield: the shielded segments, and the keys of every matrix but the main pad's.
+  const shielded = profile.leds.segments.filter((sg) => sg.shielded).map((sg) => sg.name);
+  const mainMatrix = board.keys.find((k) => k.id === profile.keymap.grid[0])?.matrix;
+  const makerKeys = new Set(board.keys.filter((k) => k.matrix !== mainMatrix).map((k) => k.id));
 
   let running = opts.realtime ?? true;
   const clients = new Set<ServerResponse>();
@@ -229,8 +278,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       running,
       battery: { ...bat, level: b ? Math.max(0, Math.min(1, (bat.volts - b.emptyV) / (b.fullV - b.emptyV))) : null },
       tone: board.tone,
-      segments: screenViews(board),
-      pressed: board.keys.filter((k) => board.isPressed(k.id)).map((k) => k.id),
+      segments: redacted(screenViews(board)),
+      pressed: board.keys.filter((k) => board.isPressed(k.id) && (view.shield || !makerKeys.has(k.id))).map((k) => k.id),
       errors: board.errors.slice(-20),
       console: board.consoleLog.slice(-40),
       view: { ...view },
@@ -238,7 +287,22 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       watch: watcher ? watcher.status() : null,
     };
   };
-  const send = (res: ServerResponse, event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  /** The segments as the codebreaker may see them: what lies under a closed shield is reported off. */
+  const redacted = (segments: Record<string, ScreenPixel[]>): Record<string, ScreenPixel[]> => {
+    if (view.shield) return segments;
+    for (const name of shielded)
+      if (segments[name]) segments[name] = segments[name].map(() => ({ name: "off", rgb: [0, 0, 0], screen: [0, 0, 0] }));
+    return segments;
+  };
+  /** One event to a client; a client that has not read what it was sent before is dropped (it fell behind). */
+  const send = (res: ServerResponse, event: string, data: unknown) => {
+    if (res.writableLength > MAX_STREAM_BACKLOG) {
+      clients.delete(res);
+      res.destroy();
+      return;
+    }
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
   const flush = () => {
     if (board.tones.length > toneSent) {
       const fresh = board.tones.slice(toneSent);
@@ -294,15 +358,27 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const timer = setInterval(tick, TICK_MS);
 
   /** Runs script lines; returns the text picture of every `show` (the secret only while the shield is open). */
-  const command = (text: string): string[] => {
-    const cmds = parseScript(text, profile);
+  const command = (text: string, cpuMs = COMMAND_CPU_MS): string[] => runParsed(parseScript(text, profile), cpuMs);
+  const runParsed = (cmds: Command[], cpuMs: number): string[] => {
+    // Nothing runs when a line asks what lies under the closed shield: its answer would give the secret away.
+    const peek = view.shield ? undefined : cmds.find((c) => c.op === "expect" && shielded.includes(c.segment));
+    if (peek)
+      throw new ScriptError([
+        {
+          line: peek.line,
+          message: `expect ${peek.op === "expect" ? peek.where : ""}: that lies under the codemaker's shield; open the shield (the codemaker's view) to check it`,
+        },
+      ]);
+    const budget = new CommandBudget(cpuMs, MAX_COMMAND_VIRTUAL_MS);
+    budget.check(cmds);
     const shown: string[] = [];
     // A key pressed by hand takes over from a watch.
     if (watcher && !watcher.done && cmds.some((c) => c.op === "press" || c.op === "tap")) watcher.stop("a key was pressed by hand");
     try {
       for (const cmd of cmds) {
-        // A wait lets a watch go on acting; everything else runs as in a script.
-        if (cmd.op === "wait") advanceTo(board.now + cmd.ms);
+        budget.beforeCommand(cmd);
+        // A wait lets a watch go on acting (in slices, so the CPU cap can stop it); everything else runs as in a script.
+        if (cmd.op === "wait") budget.slices(cmd.ms, (ms) => advanceTo(board.now + ms), cmd.line);
         else runCommand(board, cmd, (c) => shown.push(formatBoard(board, { showSecret: view.shield, title: `show (line ${c.line})` })));
       }
       return shown;
@@ -316,22 +392,117 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(String((e as Error)?.stack ?? e));
+      // The server's own failure: told to its terminal, never to the client (no stack, no path).
+      log(`server: ${req.method} ${String(req.url).slice(0, 200)}: ${(e as Error)?.stack ?? String(e)}`);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(500, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(JSON.stringify({ ok: false, error: "internal error (the simulator's terminal has the details)" }));
     });
   });
+  server.on("clientError", (_e, socket) => {
+    // Not a request Node can parse; when an answer is already under way on this socket, it just closes.
+    const answering = (socket as unknown as { _httpMessage?: unknown })._httpMessage;
+    if (socket.writable && !answering)
+      socket.end("HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nbad request\n");
+    else socket.destroy();
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  /** Host names a request may name this server by (a foreign one is DNS rebinding). */
+  const hostAllowed = (hostHeader: string | undefined): boolean => {
+    if (!hostHeader) return false;
+    let u: URL;
+    try {
+      u = new URL(`http://${hostHeader}`);
+    } catch {
+      return false;
+    }
+    if (u.username || u.password || u.pathname !== "/" || Number(u.port || 80) !== port) return false;
+    const name = u.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    if (name === "localhost" || name === "127.0.0.1" || name === "::1") return true;
+    // Listening beyond loopback (--host): other machines name it by address, or by this machine's name.
+    const wide = !!opts.host && opts.host !== "127.0.0.1" && opts.host !== "localhost" && opts.host !== "::1";
+    return wide && (isIP(name) !== 0 || name === machineName().toLowerCase());
+  };
+
+  const tokenOk = (req: IncomingMessage, url: URL): boolean => {
+    const given = String(req.headers[TOKEN_HEADER] ?? url.searchParams.get("token") ?? "");
+    const a = Buffer.from(given);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const path = url.pathname;
     const json = (status: number, data: unknown) => {
-      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
-      res.end(JSON.stringify(data));
+      const text = JSON.stringify(data);
+      res.writeHead(status, {
+        "content-type": "application/json",
+        "cache-control": "no-store",
+        "content-length": Buffer.byteLength(text),
+      });
+      res.end(req.method === "HEAD" ? undefined : text);
+    };
+    const refuse = (status: number, error: string) => {
+      // The request's body is not wanted: what arrives of it is dropped. Too large a body closes the connection.
+      req.resume();
+      if (status === 413) {
+        res.setHeader("connection", "close");
+        res.on("finish", () => req.socket.destroySoon());
+      }
+      json(status, { ok: false, error });
+    };
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://localhost");
+      if (!(req.url ?? "/").startsWith("/")) throw new Error("not a path");
+    } catch {
+      return refuse(400, "the request's URL is not a path on this server");
+    }
+    const path = url.pathname;
+    if (!hostAllowed(req.headers.host))
+      return refuse(403, `the Host header must name this server (127.0.0.1:${port} or localhost:${port})`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(403, "requests from other origins are not served");
+    if (path.startsWith("/api/")) {
+      if (req.headers["sec-fetch-site"] === "cross-site") return refuse(403, "requests from other sites are not served");
+      if (!tokenOk(req, url))
+        return refuse(403, `a missing or wrong token: the page sends it (header ${TOKEN_HEADER}), from the HTML this server served`);
+    }
+    const lengthHeader = Number(req.headers["content-length"] ?? 0);
+    if (lengthHeader > MAX_BODY_BYTES) return refuse(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    const readBody = async (): Promise<string | null> => {
+      try {
+        return await body(req, MAX_BODY_BYTES);
+      } catch (e) {
+        if (e instanceof BodyTooLarge) refuse(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
+        else refuse(400, "the body could not be read");
+        return null;
+      }
+    };
+    const jsonBody = async (example: string): Promise<Record<string, unknown> | null> => {
+      const text = await readBody();
+      if (text === null) return null;
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch {
+        data = undefined;
+      }
+      if (!data || typeof data !== "object" || Array.isArray(data)) {
+        json(400, { ok: false, error: `the body must be a JSON object like ${example}` });
+        return null;
+      }
+      return data as Record<string, unknown>;
     };
     if (req.method === "GET" && path === "/api/layout") return json(200, layout);
     if (req.method === "GET" && path === "/api/state") return json(200, state());
     if (req.method === "GET" && path === "/api/pictures") return json(200, pictureList());
     if (req.method === "GET" && path === "/api/events") {
+      if (clients.size >= MAX_STREAM_CLIENTS) return refuse(503, `at most ${MAX_STREAM_CLIENTS} event streams at once`);
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
       res.write("retry: 1000\n\n");
       clients.add(res);
@@ -340,34 +511,29 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return;
     }
     if (req.method === "POST" && path === "/api/command") {
-      const text = await body(req);
+      const text = await readBody();
+      if (text === null) return;
       try {
-        const shown = command(text);
-        return json(200, { ok: true, now: board.now, ran: parseScript(text, profile).map(formatCommand), shown });
+        const cmds = parseScript(text, profile);
+        const shown = runParsed(cmds, COMMAND_CPU_MS);
+        return json(200, { ok: true, now: board.now, ran: cmds.map(formatCommand), shown });
       } catch (e) {
         if (e instanceof ScriptError || e instanceof ExpectFailure) return json(400, { ok: false, error: e.message });
+        if (e instanceof CapExceeded) return json(503, { ok: false, error: e.message });
         throw e;
       }
     }
     if (req.method === "POST" && path === "/api/view") {
-      let data: Partial<ViewSwitches>;
-      try {
-        data = JSON.parse(await body(req)) as Partial<ViewSwitches>;
-      } catch {
-        return json(400, { ok: false, error: 'the body must be JSON like {"shield": true}' });
-      }
+      const data = (await jsonBody('{"shield": true}')) as Partial<ViewSwitches> | null;
+      if (!data) return;
       for (const k of ["shield", "labels", "muted"] as const) if (typeof data[k] === "boolean") view[k] = data[k];
       dirty = true;
       flush();
       return json(200, { ok: true, view });
     }
     if (req.method === "POST" && path === "/api/watch") {
-      let data: Record<string, unknown>;
-      try {
-        data = JSON.parse(await body(req)) as Record<string, unknown>;
-      } catch {
-        return json(400, { ok: false, error: 'the body must be JSON like {"action": "start", "preset": "race"}' });
-      }
+      const data = await jsonBody('{"action": "start", "preset": "race"}');
+      if (!data) return;
       if (data.action === "stop") {
         watcher?.stop();
         flush();
@@ -389,10 +555,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       flush();
       return json(200, { ok: true, watch: w.status() });
     }
-    if (req.method === "GET" || req.method === "HEAD") return serveStatic(path, res);
-    json(405, { ok: false, error: `${req.method} ${path} is not served` });
+    if (path.startsWith("/api/")) return refuse(404, `${String(req.method).slice(0, 10)} ${path.slice(0, 100)} is not served`);
+    if (req.method === "GET" || req.method === "HEAD") return serveStatic(path, res, token);
+    refuse(405, `${String(req.method).slice(0, 10)} ${path.slice(0, 100)} is not served`);
   }
 
+  let port = 0;
   const requested = opts.port ?? DEFAULT_PORT;
   let portTaken: number | undefined;
   try {
@@ -405,15 +573,20 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     portTaken = requested;
     await listen(server, 0, opts.host ?? "127.0.0.1");
   }
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   const host = opts.host && opts.host !== "0.0.0.0" ? opts.host : "127.0.0.1";
 
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/`,
     port,
+    token,
+    headers: { [TOKEN_HEADER]: token },
+    get streams() {
+      return clients.size;
+    },
     portTaken,
     board,
-    command,
+    command: (text: string) => command(text),
     setRunning(on: boolean) {
       running = on;
       lastReal = performance.now();
@@ -503,15 +676,17 @@ function readDeal(file: string): Deal | null {
   }
 }
 
-function body(req: IncomingMessage, limit = 64 * 1024): Promise<string> {
+class BodyTooLarge extends Error {}
+
+function body(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => {
       size += c.length;
       if (size > limit) {
-        reject(new Error("request body too large"));
-        req.destroy();
+        reject(new BodyTooLarge());
+        req.pause();
       } else chunks.push(c);
     });
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
@@ -519,14 +694,33 @@ function body(req: IncomingMessage, limit = 64 * 1024): Promise<string> {
   });
 }
 
-function serveStatic(path: string, res: ServerResponse): void {
-  const rel = normalize(decodeURIComponent(path === "/" ? "/index.html" : path)).replace(/^([/\\])+/, "");
+function serveStatic(path: string, res: ServerResponse, token: string): void {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path === "/" ? "/index.html" : path);
+  } catch {
+    decoded = "\0";
+  }
+  const rel = normalize(decoded).replace(/^([/\\])+/, "");
   const file = join(PAGE_DIR, rel);
-  if (!file.startsWith(PAGE_DIR.endsWith(sep) ? PAGE_DIR : PAGE_DIR + sep) || !existsSync(file) || !statSync(file).isFile()) {
+  if (
+    decoded.includes("\0") ||
+    !file.startsWith(PAGE_DIR.endsWith(sep) ? PAGE_DIR : PAGE_DIR + sep) ||
+    !existsSync(file) ||
+    !statSync(file).isFile()
+  ) {
     res.writeHead(404, { "content-type": "text/plain" });
-    res.end(`not found: ${path}`);
+    res.end("not found\n");
     return;
   }
-  res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
+  const type = TYPES[extname(file)] ?? "application/octet-stream";
+  if (extname(file) === ".html") {
+    // The page learns the per-run token from its own HTML: a page of another origin cannot read it.
+    const html = readFileSync(file, "utf8").replace(/<head>/i, (h) => `${h}\n    <meta name="brainboard-token" content="${token}" />`);
+    res.writeHead(200, { "content-type": type, "cache-control": "no-store", "x-frame-options": "DENY" });
+    res.end(html);
+    return;
+  }
+  res.writeHead(200, { "content-type": type, "cache-control": "no-cache" });
   res.end(readFileSync(file));
 }

@@ -30,16 +30,29 @@
  *     leaves the first whole words done (flash only clears bits: a byte programmed twice keeps the
  *     AND of both).
  *   erase: one word (the name's first 4 bytes zeroed): done or not.
- *   eraseAll, compact: atomic here: a cut before they end leaves Storage as it was. The device
- *     compacts in place through a RAM buffer, page by page, so a real cut there can lose the files
- *     being moved (.bootcde included); this model does not go that far.
+ *   eraseAll: atomic here: a cut before it ends leaves Storage as it was.
+ *   compact (Storage.compact(), or a create that does not fit otherwise): atomic for `armCut`, but it
+ *     has its own cuts (`armCompactionCut`), step by step as the device does it (jsfCompactInternal,
+ *     2v29): from the first page that starts with a header before the first trashed file, live files
+ *     are read into a RAM buffer of min(live bytes, page + 32) bytes and written back packed; a page is
+ *     erased just before it is first written, and only once reading has left it; the pages after the
+ *     new end are erased last. A cut after a page was erased and before it was rewritten loses what the
+ *     RAM buffer held. After such a cut Storage is read back as the device reads it (header walking,
+ *     jsfGetNextFileHeader); if the device would find it corrupt (jsfIsStorageValid at power-on), it
+ *     erases all of Storage (jsfResetStorage), and so does this model, with a warning.
+ *
+ * Host faults: a Storage file that cannot be used (not JSON, empty, cut short, null, a directory, another
+ * format or version) is moved aside (renamed FILE.bad-<time>) with a warning, and Storage starts empty; a
+ * file that cannot be written (a full disk, no permission, its directory removed) makes the Storage call
+ * fail as a full flash does (Storage.write returns false), with a warning, and nothing changes.
  *
  * A cut is armed with `armCut(n, fraction, onCut)`: the n-th operation from now is carried out
  * `fraction` (0..1 of its bytes; 0 = nothing, 1 = all of it) and then `onCut` runs (the board turns
  * off) and `apply` throws PowerCutError, so nothing more of the firmware call that asked for the
  * write reaches the board.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 
 /** Longer names are silently truncated by the device. */
 export const STORAGE_NAME_MAX = 28;
@@ -69,6 +82,8 @@ export type StorageOp =
 export interface StorageOptions {
   /** Bytes of the Storage area (board storageBytes). */
   capacity: number;
+  /** Bytes of a flash page (default 16 KB when the area is a whole number of them, as on the Pico, else 4 KB). */
+  pageBytes?: number;
   /** A JSON file that keeps Storage between runs (read at start, rewritten after every change). */
   file?: string;
   /** Called with a message for everything the device would silently accept but is probably a mistake. */
@@ -112,7 +127,34 @@ export class PowerCutError extends Error {
 interface StoredFile {
   name: string;
   bytes: Uint8Array;
+  /** Replaced or erased: its space is trash until a compaction. */
+  trash?: boolean;
 }
+
+/** A power cut armed for a step of the next compaction. */
+interface ArmedCompactionCut {
+  /** Flash steps (page erases and writes) done before the cut. */
+  steps: number;
+  /** How much of the step after them is done (0..1): a write cut short, or nothing. */
+  fraction: number;
+  onCut: (cut: CompactionCut) => void;
+}
+
+/** What a cut during a compaction did. */
+export interface CompactionCut {
+  /** Steps of the compaction (page erases and page writes), and how many were done. */
+  totalSteps: number;
+  stepsDone: number;
+  /** The step cut short, if it was a write. */
+  torn?: string;
+  /** The device would find Storage corrupt at power-on and erase all of it. */
+  reset: boolean;
+  /** Files that were live before and are gone or changed now. */
+  lost: string[];
+}
+
+/** A flash operation of a compaction. */
+type FlashStep = { kind: "erase"; page: number } | { kind: "write"; addr: number; bytes: Uint8Array };
 
 interface ArmedCut {
   /** Operations still to go before the torn one (1 = the next). */
@@ -123,11 +165,33 @@ interface ArmedCut {
 
 interface SavedStorage {
   format: "brainboard-storage";
-  version: 1;
+  /** 1: live files and trash totals; 2: every entry in flash order, trash included. */
+  version: 1 | 2;
   capacity: number;
-  trashBytes: number;
-  trashCount: number;
-  files: { name: string; data: string }[];
+  trashBytes?: number;
+  trashCount?: number;
+  files: { name: string; data: string; trash?: boolean }[];
+}
+
+/** Thrown by load(): why a Storage file cannot be used. */
+class BadStorageFile extends Error {}
+
+/** A file that only fills space, so that the file after it starts a flash page (see pageAlignPad). */
+export const PAD_FILE = ".bbpad";
+
+/**
+ * The data size of a pad file that makes the next file start exactly on a page boundary, when Storage
+ * holds `usedBytes` from its start; null when the next file starts a page already. Why: a compaction
+ * starts at the last page that begins with a header before the first trashed file (jsfGetStorageStats),
+ * so when the file after .bootcde starts a page, no compaction ever rewrites .bootcde's pages, and no
+ * power cut during one can lose it.
+ */
+export function pageAlignPad(usedBytes: number, pageBytes: number): number | null {
+  const room = (pageBytes - (usedBytes % pageBytes)) % pageBytes;
+  if (room === 0) return null;
+  // The pad's header and data must fill the room exactly; a room smaller than a header takes a page more.
+  const data = room >= STORAGE_HEADER_BYTES ? room - STORAGE_HEADER_BYTES : room + pageBytes - STORAGE_HEADER_BYTES;
+  return data;
 }
 
 /** Bytes of an 8-bit string (char codes masked to a byte, as the device stores them). */
@@ -153,13 +217,13 @@ function wordsDone(length: number, fraction: number): number {
 
 export class VirtualStorage {
   readonly capacity: number;
+  readonly pageBytes: number;
   readonly file: string | undefined;
-  /** Live copies in journal (address) order. */
+  /** Every copy in journal (address) order, trashed ones included. */
   private journal: StoredFile[] = [];
-  private trashBytes = 0;
-  private trashCount = 0;
   private warn: (message: string) => void;
   private armed: ArmedCut | null = null;
+  private armedCompaction: ArmedCompactionCut | null = null;
   private listeners = new Set<(op: StorageOp, cut: StorageCut | null) => void>();
   /** Counts flash operations, for wear checks in tests. */
   readonly ops = { creates: 0, patches: 0, erases: 0, compacts: 0 };
@@ -167,12 +231,35 @@ export class VirtualStorage {
   opCount = 0;
   /** Operations cut short by a power cut, in order. */
   readonly cuts: StorageCut[] = [];
+  /** Compactions cut short by a power cut, in order. */
+  readonly compactionCuts: CompactionCut[] = [];
+  /** Where the last bad Storage file was moved to, if one was. */
+  movedAside: string | undefined;
 
   constructor(opts: StorageOptions) {
     this.capacity = opts.capacity;
+    this.pageBytes = opts.pageBytes ?? (opts.capacity % 16384 === 0 ? 16384 : 4096);
     this.file = opts.file;
     this.warn = opts.warn ?? (() => {});
-    if (this.file && existsSync(this.file)) this.load(this.file);
+    if (this.file && existsSync(this.file)) {
+      try {
+        this.load(this.file);
+      } catch (e) {
+        if (!(e instanceof BadStorageFile)) throw e;
+        this.journal = [];
+        const aside = `${this.file}.bad-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+        try {
+          renameSync(this.file, aside);
+          this.movedAside = aside;
+          this.warn(`Storage file ${this.file} ${e.message}: moved aside to ${aside}; the unit starts with empty Storage`);
+        } catch (moveError) {
+          this.warn(
+            `Storage file ${this.file} ${e.message}, and it could not be moved aside (${(moveError as Error).message}); the unit starts with empty Storage and will not keep it`,
+          );
+          (this as { file: string | undefined }).file = undefined;
+        }
+      }
+    }
   }
 
   /** Truncates a name like the device does (with a warning), and refuses an empty one. */
@@ -243,7 +330,7 @@ export class VirtualStorage {
 
   /** File names in Storage order, optionally filtered. */
   list(filter?: (name: string) => boolean): string[] {
-    const names = this.journal.map((f) => f.name);
+    const names = this.journal.filter((f) => !f.trash).map((f) => f.name);
     return filter ? names.filter(filter) : names;
   }
 
@@ -254,14 +341,26 @@ export class VirtualStorage {
 
   getStats(): StorageStats {
     const fileBytes = this.liveBytes();
+    const trash = this.journal.filter((f) => f.trash);
+    const trashBytes = trash.reduce((n, f) => n + storageFootprint(f.bytes.length), 0);
     return {
       totalBytes: this.capacity,
-      freeBytes: this.capacity - fileBytes - this.trashBytes,
+      freeBytes: this.capacity - fileBytes - trashBytes,
       fileBytes,
-      trashBytes: this.trashBytes,
-      fileCount: this.journal.length,
-      trashCount: this.trashCount,
+      trashBytes,
+      fileCount: this.journal.length - trash.length,
+      trashCount: trash.length,
     };
+  }
+
+  /** Where each entry lies in flash (address of its header), trash included: what compaction works on. */
+  layout(): { name: string; addr: number; bytes: number; trash: boolean }[] {
+    let addr = 0;
+    return this.journal.map((f) => {
+      const e = { name: f.name, addr, bytes: storageFootprint(f.bytes.length), trash: !!f.trash };
+      addr += e.bytes;
+      return e;
+    });
   }
 
   /**
@@ -277,11 +376,28 @@ export class VirtualStorage {
 
   disarmCut(): void {
     this.armed = null;
+    this.armedCompaction = null;
   }
 
   /** Whether a cut is armed, and how many operations it waits for (1 = the next). */
   get armedCut(): { n: number; fraction: number } | null {
     return this.armed && { n: this.armed.countdown, fraction: this.armed.fraction };
+  }
+
+  /**
+   * Arms a power cut in the next compaction, after `steps` of its flash steps (page erases and page
+   * writes), with `fraction` (0..1) of the next step done when it is a write. The operation that asked
+   * for the compaction then throws PowerCutError. `compactionSteps()` says how many steps it has.
+   */
+  armCompactionCut(steps: number, fraction: number, onCut: (cut: CompactionCut) => void): void {
+    if (!(steps >= 0) || Math.floor(steps) !== steps) throw new Error(`armCompactionCut: steps must be a whole number >= 0, got ${steps}`);
+    this.armedCompaction = { steps, fraction: Math.min(1, Math.max(0, fraction)), onCut };
+  }
+
+  /** The flash steps a compaction would take now (0 when there is no trash: the device then does nothing). */
+  compactionSteps(): number {
+    const plan = this.compactionPlan();
+    return plan ? plan.steps.length : 0;
   }
 
   /** Listens to every operation applied (with the cut, when it was torn). Returns a function that stops listening. */
@@ -292,7 +408,9 @@ export class VirtualStorage {
 
   /**
    * Carries out one change. The single place that mutates Storage: a power cut armed for this
-   * operation leaves it part-done (see the model at the top of this file).
+   * operation leaves it part-done (see the model at the top of this file). When the host cannot keep
+   * the change (the Storage file cannot be written), nothing changes and the call fails as on a full
+   * flash.
    */
   apply(op: StorageOp): boolean {
     this.opCount++;
@@ -304,54 +422,72 @@ export class VirtualStorage {
     const fraction = armed ? armed.fraction : 1;
     const cut: StorageCut = { op: op.kind, fraction, stage: "done", bytesWritten: 0, dataBytes: 0 };
     if ("name" in op) cut.name = op.name;
+    const before = this.file ? this.snapshot() : null;
     let result = true;
-    switch (op.kind) {
-      case "create":
-        result = this.create(op, fraction, cut);
-        break;
-      case "patch": {
-        const f = this.find(op.name);
-        if (!f) throw new Error(`Storage: no file "${op.name}"`);
-        const n = wordsDone(op.bytes.length, fraction);
-        cut.dataBytes = op.bytes.length;
-        cut.bytesWritten = n;
-        if (n < op.bytes.length) cut.stage = n === 0 ? "before" : "data";
-        let rewritten = false;
-        for (let i = 0; i < n; i++) {
-          const old = f.bytes[op.offset + i];
-          if (old !== 0xff && old !== op.bytes[i]) rewritten = true;
-          // Flash can only clear bits until the page is erased.
-          f.bytes[op.offset + i] = old & op.bytes[i];
+    let compactionCut: CompactionCut | null = null;
+    try {
+      switch (op.kind) {
+        case "create":
+          result = this.create(op, fraction, cut);
+          break;
+        case "patch": {
+          const f = this.find(op.name);
+          if (!f) throw new Error(`Storage: no file "${op.name}"`);
+          const n = wordsDone(op.bytes.length, fraction);
+          cut.dataBytes = op.bytes.length;
+          cut.bytesWritten = n;
+          if (n < op.bytes.length) cut.stage = n === 0 ? "before" : "data";
+          let rewritten = false;
+          for (let i = 0; i < n; i++) {
+            const old = f.bytes[op.offset + i];
+            if (old !== 0xff && old !== op.bytes[i]) rewritten = true;
+            // Flash can only clear bits until the page is erased.
+            f.bytes[op.offset + i] = old & op.bytes[i];
+          }
+          if (rewritten)
+            this.warn(
+              `Storage: "${op.name}" bytes ${op.offset}..${op.offset + op.bytes.length - 1} were already written; flash keeps only the bits both writes clear`,
+            );
+          this.ops.patches++;
+          break;
         }
-        if (rewritten)
-          this.warn(
-            `Storage: "${op.name}" bytes ${op.offset}..${op.offset + op.bytes.length - 1} were already written; flash keeps only the bits both writes clear`,
-          );
-        this.ops.patches++;
-        break;
+        case "erase":
+          if (fraction < 1) cut.stage = "before";
+          else {
+            this.toTrash(this.find(op.name));
+            this.ops.erases++;
+          }
+          break;
+        case "eraseAll":
+          if (fraction < 1) cut.stage = "before";
+          else {
+            this.journal = [];
+            this.ops.erases++;
+          }
+          break;
+        case "compact":
+          if (fraction < 1) cut.stage = "before";
+          else this.compactNow();
+          break;
       }
-      case "erase":
-        if (fraction < 1) cut.stage = "before";
-        else {
-          this.toTrash(this.find(op.name));
-          this.ops.erases++;
-        }
-        break;
-      case "eraseAll":
-        if (fraction < 1) cut.stage = "before";
-        else {
-          this.journal = [];
-          this.trashBytes = 0;
-          this.trashCount = 0;
-          this.ops.erases++;
-        }
-        break;
-      case "compact":
-        if (fraction < 1) cut.stage = "before";
-        else this.compactNow();
-        break;
+    } catch (e) {
+      if (!(e instanceof CompactionCutSignal)) throw e;
+      compactionCut = e.cut;
     }
-    this.save();
+    if (!this.save() && before) {
+      // The host could not keep it: the change is undone, and the call fails as on a full flash.
+      this.restore(before);
+      return false;
+    }
+    if (compactionCut) {
+      const c = compactionCut;
+      this.compactionCuts.push(c);
+      for (const fn of [...this.listeners]) fn(op, null);
+      const onCut = this.armedCompactionOnCut;
+      this.armedCompactionOnCut = null;
+      onCut?.(c);
+      throw new PowerCutError({ op: op.kind, name: cut.name, fraction: 0, stage: "data", bytesWritten: 0, dataBytes: 0 });
+    }
     if (armed) this.cuts.push(cut);
     for (const fn of [...this.listeners]) fn(op, armed ? cut : null);
     if (armed) {
@@ -360,6 +496,8 @@ export class VirtualStorage {
     }
     return result;
   }
+
+  private armedCompactionOnCut: ((cut: CompactionCut) => void) | null = null;
 
   /** A new copy of a file, `fraction` of the way (the stages are in the model at the top of this file). */
   private create(op: Extract<StorageOp, { kind: "create" }>, fraction: number, cut: StorageCut): boolean {
@@ -389,8 +527,7 @@ export class VirtualStorage {
     if (at < pos + STORAGE_HEADER_BYTES) {
       if (at >= pos + FLASH_WORD_BYTES) {
         // A header cut short matches no name: the new copy is lost and its space is trash.
-        this.trashBytes += need;
-        this.trashCount++;
+        this.journal.push({ name: "", bytes: new Uint8Array(op.size).fill(0xff), trash: true });
         cut.stage = "header";
       }
       return true;
@@ -412,61 +549,285 @@ export class VirtualStorage {
 
   /** The first live copy of a name, as the device finds it. */
   private find(name: string): StoredFile | undefined {
-    for (const f of this.journal) if (f.name === name) return f;
+    for (const f of this.journal) if (!f.trash && f.name === name) return f;
     return undefined;
   }
 
   private toTrash(f: StoredFile | undefined): void {
-    if (!f) return;
-    const i = this.journal.indexOf(f);
-    if (i < 0) return;
-    this.journal.splice(i, 1);
-    this.trashBytes += storageFootprint(f.bytes.length);
-    this.trashCount++;
+    if (f) f.trash = true;
+  }
+
+  // -------------------------------------------------------------- compaction, as the device does it
+
+  /** The flash image: each entry's header (size word, 28-byte name; a trashed name starts with 4 zero bytes) and data. */
+  private image(entries: StoredFile[] = this.journal): Uint8Array {
+    const img = new Uint8Array(this.capacity).fill(0xff);
+    let addr = 0;
+    for (const f of entries) {
+      const size = f.bytes.length;
+      img[addr] = size & 255;
+      img[addr + 1] = (size >> 8) & 255;
+      img[addr + 2] = (size >> 16) & 255;
+      img[addr + 3] = 0; // flags: none
+      const name = bytesFromString(f.name.slice(0, STORAGE_NAME_MAX));
+      img.fill(0, addr + 4, addr + STORAGE_HEADER_BYTES);
+      img.set(name, addr + 4);
+      if (f.trash || f.name === "") img.fill(0, addr + 4, addr + 8);
+      img.set(f.bytes, addr + STORAGE_HEADER_BYTES);
+      addr += storageFootprint(size);
+    }
+    return img;
+  }
+
+  /** The page erases and writes of a compaction now (jsfCompactInternal), or null when there is no trash. */
+  private compactionPlan(): { steps: FlashStep[]; result: Uint8Array } | null {
+    const entries = this.layout();
+    const firstTrash = entries.findIndex((e) => e.trash);
+    if (firstTrash < 0) return null;
+    const page = this.pageBytes;
+    const end = this.capacity;
+    // jsfGetStorageStats: the last page that starts with a header, at or before the first trashed file.
+    let start = 0;
+    for (let i = 0; i <= firstTrash; i++) if (entries[i].addr % page === 0) start = entries[i].addr;
+    const img = this.image();
+    const live = entries.filter((e) => !e.trash && e.addr >= start);
+    const liveBytes = entries.filter((e) => !e.trash).reduce((n, e) => n + e.bytes, 0);
+    const bufferSize = Math.min(liveBytes, page + STORAGE_HEADER_BYTES);
+    const steps: FlashStep[] = [];
+    const nextPage = (addr: number) => Math.min(end, (Math.floor(addr / page) + 1) * page);
+    const queue: number[] = [];
+    let writeAddr = start;
+    const writeBuffer = (readAddr: number) => {
+      while (queue.length) {
+        let n = queue.length;
+        const np = nextPage(writeAddr);
+        if (writeAddr + n > np) n = np - writeAddr;
+        if (readAddr < np) return; // still reading from the page this would write
+        if (writeAddr % page === 0) steps.push({ kind: "erase", page: writeAddr / page });
+        steps.push({ kind: "write", addr: writeAddr, bytes: Uint8Array.from(queue.splice(0, n)) });
+        writeAddr += n;
+      }
+    };
+    for (const e of live) {
+      for (let i = 0; i < STORAGE_HEADER_BYTES; i++) queue.push(img[e.addr + i]);
+      let ptr = e.addr + STORAGE_HEADER_BYTES;
+      writeBuffer(ptr);
+      let left = e.bytes - STORAGE_HEADER_BYTES;
+      while (left > 0) {
+        const n = Math.min(left, bufferSize - queue.length);
+        if (n <= 0) return null; // "compact> error - no space left!": the device gives up here
+        for (let i = 0; i < n; i++) queue.push(img[ptr + i]);
+        ptr += n;
+        left -= n;
+        writeBuffer(ptr);
+      }
+    }
+    writeBuffer(end);
+    // The pages after the new end are erased.
+    const used = entries.length ? entries[entries.length - 1].addr + entries[entries.length - 1].bytes : 0;
+    let p = writeAddr === start ? start : nextPage(writeAddr - 1);
+    for (; p < Math.max(used, p) && p < end; p += page) if (p % page === 0) steps.push({ kind: "erase", page: p / page });
+    const result = this.image(this.journal.filter((f) => !f.trash));
+    return { steps, result };
   }
 
   private compactNow(): void {
-    this.trashBytes = 0;
-    this.trashCount = 0;
     this.ops.compacts++;
+    const armed = this.armedCompaction;
+    if (armed) {
+      this.armedCompaction = null;
+      const plan = this.compactionPlan();
+      if (plan) {
+        const img = this.image();
+        const before = this.journal.filter((f) => !f.trash).map((f) => ({ name: f.name, bytes: f.bytes.slice() }));
+        const n = Math.min(armed.steps, plan.steps.length);
+        let torn: string | undefined;
+        for (let i = 0; i <= n && i < plan.steps.length; i++) {
+          const st = plan.steps[i];
+          const part = i < n ? 1 : armed.fraction;
+          if (part <= 0) break;
+          if (st.kind === "erase") {
+            if (part < 1) break; // an erase is done or not
+            img.fill(0xff, st.page * this.pageBytes, Math.min(this.capacity, (st.page + 1) * this.pageBytes));
+          } else {
+            const k = part >= 1 ? st.bytes.length : wordsDone(st.bytes.length, part);
+            for (let j = 0; j < k; j++) img[st.addr + j] &= st.bytes[j];
+            if (part < 1) torn = `write of ${st.bytes.length} bytes at 0x${st.addr.toString(16)} (${k} done)`;
+          }
+        }
+        const read = readImage(img, this.capacity, this.pageBytes);
+        const reset = !read.valid;
+        this.journal = reset ? [] : read.entries;
+        if (reset)
+          this.warn(
+            'Storage: a power cut during compaction left Storage corrupt: at power-on the device says "Storage is corrupt." and erases all of it (jsfResetStorage)',
+          );
+        const lost = before
+          .filter((f) => {
+            const now = this.find(f.name);
+            return !now || now.bytes.length !== f.bytes.length || now.bytes.some((b, j) => b !== f.bytes[j]);
+          })
+          .map((f) => f.name);
+        this.armedCompactionOnCut = armed.onCut;
+        throw new CompactionCutSignal({ totalSteps: plan.steps.length, stepsDone: n, torn, reset, lost });
+      }
+    }
+    this.journal = this.journal.filter((f) => !f.trash);
   }
 
   private liveBytes(): number {
+    let n = 0;
+    for (const f of this.journal) if (!f.trash) n += storageFootprint(f.bytes.length);
+    return n;
+  }
+
+  private usedBytes(): number {
     let n = 0;
     for (const f of this.journal) n += storageFootprint(f.bytes.length);
     return n;
   }
 
-  private usedBytes(): number {
-    return this.liveBytes() + this.trashBytes;
+  private snapshot(): StoredFile[] {
+    return this.journal.map((f) => ({ name: f.name, bytes: f.bytes.slice(), trash: f.trash }));
   }
 
-  private save(): void {
-    if (!this.file) return;
+  private restore(saved: StoredFile[]): void {
+    this.journal = saved;
+  }
+
+  /** Writes the Storage file; false (with a warning) when the host cannot. */
+  private save(): boolean {
+    if (!this.file) return true;
     const data: SavedStorage = {
       format: "brainboard-storage",
-      version: 1,
+      version: 2,
       capacity: this.capacity,
-      trashBytes: this.trashBytes,
-      trashCount: this.trashCount,
-      files: this.journal.map((f) => ({ name: f.name, data: Buffer.from(f.bytes).toString("base64") })),
+      files: this.journal.map((f) => ({
+        name: f.name,
+        data: Buffer.from(f.bytes).toString("base64"),
+        ...(f.trash ? { trash: true } : {}),
+      })),
     };
     const tmp = this.file + ".tmp";
-    writeFileSync(tmp, JSON.stringify(data, null, 1));
-    renameSync(tmp, this.file);
+    const text = JSON.stringify(data, null, 1);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        writeFileSync(tmp, text);
+        renameSync(tmp, this.file);
+        return true;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" && attempt === 0) {
+          // Its directory was removed while the simulator ran: made again, once.
+          try {
+            mkdirSync(dirname(this.file), { recursive: true });
+            continue;
+          } catch {
+            // falls through to the failed write
+          }
+        }
+        this.warn(
+          `Storage file ${this.file} could not be written (${code ?? (e as Error).message}): the Storage call failed, as on a full flash, and nothing changed`,
+        );
+        return false;
+      }
+    }
   }
 
   private load(file: string): void {
+    let text: string;
+    try {
+      if (statSync(file).isDirectory()) throw new BadStorageFile("is a directory, not a file");
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      if (e instanceof BadStorageFile) throw e;
+      throw new BadStorageFile(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    if (text.trim() === "") throw new BadStorageFile("is empty");
     let data: SavedStorage;
     try {
-      data = JSON.parse(readFileSync(file, "utf8")) as SavedStorage;
-    } catch (e) {
-      throw new Error(`Storage file ${file} is not valid JSON: ${(e as Error).message}`);
+      data = JSON.parse(text) as SavedStorage;
+    } catch {
+      throw new BadStorageFile("is not valid JSON (cut short, or not a Storage file)");
     }
-    if (data.format !== "brainboard-storage" || !Array.isArray(data.files)) throw new Error(`${file} is not a Brainboard storage file`);
-    for (const f of data.files) this.journal.push({ name: f.name, bytes: new Uint8Array(Buffer.from(f.data, "base64")) });
-    this.trashBytes = data.trashBytes | 0;
-    this.trashCount = data.trashCount | 0;
+    if (!data || typeof data !== "object" || Array.isArray(data)) throw new BadStorageFile("does not hold a Storage object");
+    if (data.format !== "brainboard-storage") throw new BadStorageFile("is not a Brainboard Storage file");
+    if (data.version !== 1 && data.version !== 2)
+      throw new BadStorageFile(`is of version ${JSON.stringify(data.version)}; this simulator reads versions 1 and 2`);
+    if (!Array.isArray(data.files)) throw new BadStorageFile("has no list of files");
+    const journal: StoredFile[] = [];
+    for (const f of data.files) {
+      if (!f || typeof f !== "object" || typeof f.name !== "string" || typeof f.data !== "string" || f.name.length > STORAGE_NAME_MAX)
+        throw new BadStorageFile("holds an entry that is not a file");
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(f.data)) throw new BadStorageFile(`holds file "${f.name}" whose data is not base64`);
+      journal.push({ name: f.name, bytes: new Uint8Array(Buffer.from(f.data, "base64")), ...(f.trash ? { trash: true } : {}) });
+    }
+    // Version 1 kept only the trash's size: it is put after the files (where compaction finds it last).
+    const trashBytes = data.version === 1 ? Math.max(0, Number(data.trashBytes) | 0) : 0;
+    if (trashBytes > STORAGE_HEADER_BYTES)
+      journal.push({ name: "", bytes: new Uint8Array(trashBytes - STORAGE_HEADER_BYTES).fill(0xff), trash: true });
+    this.journal = journal;
     if (this.usedBytes() > this.capacity) this.warn(`Storage file ${file} holds more than the board's ${this.capacity} bytes`);
+  }
+}
+
+/** Unwinds a compaction cut short to `apply`, which reports it. */
+class CompactionCutSignal extends Error {
+  constructor(readonly cut: CompactionCut) {
+    super("power cut during compaction");
+  }
+}
+
+/**
+ * Reads a flash image as the device does: from address 0, header after header (jsfGetFileHeader,
+ * jsfGetNextFileHeader with GNFH_GET_ALL: an invalid header sends it to the next page once), and
+ * whether jsfIsStorageValid would accept it (the walk must end on an all-0xFF header, and an empty
+ * area must be erased throughout).
+ */
+export function readImage(img: Uint8Array, capacity: number, pageBytes: number): { entries: StoredFile[]; valid: boolean } {
+  const entries: StoredFile[] = [];
+  const sizeAt = (addr: number) => img[addr] | (img[addr + 1] << 8) | (img[addr + 2] << 16) | (img[addr + 3] << 24);
+  const headerValid = (addr: number) => {
+    if (addr + STORAGE_HEADER_BYTES > capacity) return false;
+    const word = sizeAt(addr) >>> 0;
+    const size = word & 0xffffff;
+    return word !== 0xffffffff && word !== 0 && addr + STORAGE_HEADER_BYTES + size <= capacity;
+  };
+  const allFF = (addr: number, len: number) => {
+    for (let i = addr; i < Math.min(capacity, addr + len); i++) if (img[i] !== 0xff) return false;
+    return true;
+  };
+  const take = (addr: number) => {
+    const size = sizeAt(addr) & 0xffffff;
+    let name = "";
+    for (let i = 0; i < STORAGE_NAME_MAX; i++) {
+      const c = img[addr + 4 + i];
+      if (c === 0 && i >= 4) break;
+      name += String.fromCharCode(c);
+    }
+    const trash = img[addr + 4] === 0 && img[addr + 5] === 0 && img[addr + 6] === 0 && img[addr + 7] === 0;
+    const flags = img[addr + 3];
+    entries.push({
+      name: trash ? "" : name.replace(/\0+$/, ""),
+      bytes: img.slice(addr + STORAGE_HEADER_BYTES, addr + STORAGE_HEADER_BYTES + size),
+      ...(trash || flags !== 0 ? { trash: true } : {}),
+    });
+    return addr + STORAGE_HEADER_BYTES + ((size + 3) & ~3);
+  };
+  let addr = 0;
+  if (!headerValid(0)) return { entries, valid: allFF(0, capacity) };
+  for (;;) {
+    const next = take(addr);
+    if (next + STORAGE_HEADER_BYTES > capacity) return { entries, valid: next <= capacity };
+    if (headerValid(next)) {
+      addr = next;
+      continue;
+    }
+    const page = Math.floor(next / pageBytes + 1) * pageBytes;
+    if (page < capacity && headerValid(page)) {
+      addr = page;
+      continue;
+    }
+    return { entries, valid: allFF(next, STORAGE_HEADER_BYTES) };
   }
 }

@@ -2,6 +2,18 @@
 // (/api/events), and sends key presses and commands back (/api/command, /api/view). It keeps no
 // state of the board or the view: every LED, switch and reading comes from the server.
 
+// The server's per-run token (issue 14), from the HTML it served: every API request carries it, the
+// fetches as a header and the event stream (which cannot send headers) as ?token=. All of it is here.
+const TOKEN = document.querySelector('meta[name="brainboard-token"]')?.getAttribute("content") ?? "";
+const pageFetch = window.fetch.bind(window);
+window.fetch = (url, init = {}) => pageFetch(url, { ...init, headers: { ...(init.headers || {}), "x-brainboard-token": TOKEN } });
+const PageEventSource = window.EventSource;
+window.EventSource = class extends PageEventSource {
+  constructor(url, init) {
+    super(`${url}${String(url).includes("?") ? "&" : "?"}token=${encodeURIComponent(TOKEN)}`, init);
+  }
+};
+
 const $ = (id) => document.getElementById(id);
 const unitEl = $("unit");
 let layout = null;

@@ -53,7 +53,9 @@ describe("the simulator page in Chromium", () => {
       await freeze(page, sim);
       expect(sim.board.colours("board").slice(0, 8)).toEqual(["red", "red", "green", "green", "off", "blue", "yellow", "white"]);
       expect(sim.board.colours("keys").slice(0, 5)).toEqual(["violet", "white", "off", "off", "off"]);
-      for (const seg of SEGMENTS) expect(await drawn(page, seg), seg).toEqual(sim.board.colours(seg));
+      // The shield is closed: the server does not send the secret (issue 14), so the page draws it off.
+      for (const seg of SEGMENTS)
+        expect(await drawn(page, seg), seg).toEqual(seg === "secret" ? sim.board.colours(seg).map(() => "off") : sim.board.colours(seg));
 
       // The painted colour is the screen RGB the server sent, and the labels print the initials.
       const state = sim.state();

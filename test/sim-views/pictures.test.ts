@@ -226,7 +226,11 @@ describe("the simulator deals the pictures for each Brain Flip game", () => {
 
   it("serves the pictures to the page", async () => {
     sim = await startSimulator({ firmware: firmware(), port: 0, realtime: false });
-    const list = (await (await fetch(new URL("api/pictures", sim.url))).json()) as { id: number; name: string; svg: string }[];
+    const list = (await (await fetch(new URL("api/pictures", sim.url), { headers: sim.headers })).json()) as {
+      id: number;
+      name: string;
+      svg: string;
+    }[];
     expect(list.length).toBe(100);
     expect(list[0]).toEqual({ id: 0, name: PICTURES[0].name, svg: PICTURES[0].svg });
   });

@@ -255,7 +255,7 @@ describe("POST /api/watch", () => {
   it("watches on the page's board as its clock runs, reports it in the state, and stops when asked", async () => {
     sim = await startSimulator({ firmware: firmware(), port: 0, seed: 4, realtime: false });
     const post = async (body: unknown) => {
-      const res = await fetch(new URL("api/watch", sim!.url), { method: "POST", body: JSON.stringify(body) });
+      const res = await fetch(new URL("api/watch", sim!.url), { method: "POST", body: JSON.stringify(body), headers: sim!.headers });
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };
     };
     expect((await post({ action: "start", preset: "chess" })).status).toBe(400);
@@ -277,7 +277,7 @@ describe("POST /api/watch", () => {
     await post({ action: "start" });
     sim.advance(1000);
     expect(sim.state().watch?.running).toBe(true);
-    await fetch(new URL("api/command", sim.url), { method: "POST", body: "tap menu" });
+    await fetch(new URL("api/command", sim.url), { method: "POST", body: "tap menu", headers: sim.headers });
     expect(sim.state().watch).toMatchObject({ running: false, line: "stopped: a key was pressed by hand (after 0 games)" });
     expect(sim.board.errors).toEqual([]);
   });
