@@ -18,6 +18,7 @@ import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
 import { Buzzer } from "./device/buzzer";
 import { StateStore } from "./device/store";
+import { batteryVolts } from "./device/battery";
 
 /** A key seen down this soon after boot was held at power-on (the scanner reports it after ~3 scans). */
 const SELFTEST_WINDOW_MS = 40;
@@ -116,9 +117,7 @@ function start(): void {
   function powerTick(): void {
     const b = profile.battery;
     if (b) {
-      let vref = E.getAnalogVRef();
-      if (!(vref > 0)) vref = 3.3; // ESP32 does not implement getAnalogVRef (ESPRUINO.md 5.2)
-      const volts = analogRead(b.pin) * vref * b.ratio;
+      const volts = batteryVolts(b);
       // Under 1 V there is no cell at all (powered from USB alone).
       const low = volts > 1 && volts < b.lowV;
       if (low && !app.lowBattery) save();

@@ -484,7 +484,13 @@ export class EspruinoRuntime {
         this.guard();
         if (this.watchdog) this.kick(this.watchdog);
       },
-      getAnalogVRef: () => 3.3,
+      getAnalogVRef: () => {
+        this.guard();
+        if (this.bus.board.analogVRef) return 3.3;
+        // As Espruino's ESP32 port does (targets/esp32/jshardware.c): an error on the console, and NaN.
+        this.bus.log("ERROR: getAnalogVRef is not implemented on ESP32");
+        return NaN;
+      },
       hwRand: () => this.bus.noise.nextUint32() | 0,
       srand: (seed: unknown) => {
         this.random.seed(Number(seed) | 0);

@@ -35,7 +35,8 @@ interface FirmwareProfile {
   grid: number[];
   maker: { colours: number[]; blank: number; exact: number; near: number; yes: number; no: number; undo: number; ok: number } | undefined;
   buzzer: Pin | undefined;
-  battery: { pin: Pin; ratio: number; fullV: number; lowV: number; emptyV: number } | undefined;
+  /** undefined: USB only. fullScale: the pin voltage analogRead reports as 1, or 0 to measure it with E.getAnalogVRef(). */
+  battery: { pin: Pin; ratio: number; fullV: number; lowV: number; emptyV: number; fullScale: number } | undefined;
 }
 declare module "brainboard:profile" {
   const profile: FirmwareProfile;
