@@ -95,6 +95,12 @@ describe("the ESP32 build (ADC at 11 dB: 3.9 V full scale, from the profile)", (
     expect(ESP.battery).toMatchObject({ adcFullScaleV: 3.9, adcAttenuationDb: 11 });
   });
 
+  it("the simulated ESP32, like the board, prints an error and returns NaN for E.getAnalogVRef (so the test below can fail)", () => {
+    const board = new VirtualBoard({ profile: "r1-esp32", firmware: "print(isNaN(E.getAnalogVRef()));", tables: false });
+    board.powerOn();
+    expect(board.consoleLog).toEqual(["ERROR: getAnalogVRef is not implemented on ESP32", "true"]);
+  });
+
   it("reads a 3.9 V cell as healthy (at an assumed 3.3 V scale it would read 3.3 V, empty) and prints no getAnalogVRef error", () => {
     const board = boot("esp32", "r1-esp32");
     board.setBattery(3.9);
