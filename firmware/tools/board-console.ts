@@ -50,11 +50,13 @@ export class BoardConsole {
 
   /** Opens the console at `port`; refuses with what to do when nothing answers there. */
   static async open(port: string, opts: { baud?: number; cliRequire?: NodeJS.Require; timeoutMs?: number } = {}): Promise<BoardConsole> {
+    // Whatever arrives before the console object exists (a banner, a prompt) is kept for it.
     const early: string[] = [];
-    let board: BoardConsole | undefined;
-    const onData = (d: Buffer) => (board ? board.received(d.toString("latin1")) : early.push(d.toString("latin1")));
+    const at: { board?: BoardConsole } = {};
+    const onData = (d: Buffer) => (at.board ? at.board.received(d.toString("latin1")) : early.push(d.toString("latin1")));
     const link = port.startsWith("tcp://") ? await openTcp(port, onData, opts.timeoutMs ?? 5000) : await openSerial(port, onData, opts);
-    board = new BoardConsole(port, link);
+    const board = new BoardConsole(port, link);
+    at.board = board;
     board.received(early.join(""));
     return board;
   }
