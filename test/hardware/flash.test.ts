@@ -14,7 +14,7 @@ import { runInNewContext } from "node:vm";
 import { crc32 } from "node:zlib";
 import { BOARDS } from "../../hardware/boards.ts";
 import { listProfiles } from "../../hardware/profile.ts";
-import { ROOT } from "../../firmware/tools/build.ts";
+import { DEFAULT_OUT, ROOT } from "../../firmware/tools/build.ts";
 import {
   checkPort,
   checkStorageFit,
@@ -235,7 +235,7 @@ describe("npm run flash with a board", () => {
   it("fails verification, naming the file, when what the board stored differs from what was sent", async () => {
     const board = await standInBoard({ lose: "bb.t.race+" });
     try {
-      await expect(flashQuietly({ port: board.port, outDir: join(dir, "lost") })).rejects.toMatchObject({
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "lost") })).rejects.toMatchObject({
         exitCode: 1,
         message: expect.stringMatching(/verification failed[\s\S]*bb\.t\.race\+: not in the board's Storage[\s\S]*--erase/),
       });
@@ -247,7 +247,7 @@ describe("npm run flash with a board", () => {
   it("refuses an Espruino older than 2v29 and says how to update the Pico", async () => {
     const board = await standInBoard({ report: { v: "2v19" } });
     try {
-      await expect(flashQuietly({ port: board.port, outDir: join(dir, "old") })).rejects.toMatchObject({
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "old") })).rejects.toMatchObject({
         exitCode: 2,
         message: expect.stringMatching(/runs Espruino 2v19; the firmware needs 2v29 or later[\s\S]*Web IDE/),
       });
@@ -260,7 +260,7 @@ describe("npm run flash with a board", () => {
   it("refuses a board other than the profile's", async () => {
     const board = await standInBoard({ report: { b: "ESP32" } });
     try {
-      await expect(flashQuietly({ port: board.port, outDir: join(dir, "other") })).rejects.toMatchObject({
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "other") })).rejects.toMatchObject({
         exitCode: 2,
         message: expect.stringContaining("the board says it is ESP32, but profile r1-pico is for the Espruino Pico"),
       });
@@ -273,7 +273,7 @@ describe("npm run flash with a board", () => {
     const full = { f: 9000, x: 0, l: [["old-game.json", 30000]] };
     const board = await standInBoard({ report: full });
     try {
-      await expect(flashQuietly({ port: board.port, outDir: join(dir, "full") })).rejects.toMatchObject({
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "full") })).rejects.toMatchObject({
         exitCode: 1,
         message: expect.stringMatching(/Storage has no room[\s\S]*"old-game\.json" \(30000 bytes\)[\s\S]*--erase/),
       });
@@ -284,7 +284,9 @@ describe("npm run flash with a board", () => {
     // The stand-in reports the same after eraseAll, so --erase is seen sending it, then refused the same way.
     const again = await standInBoard({ report: full });
     try {
-      await expect(flashQuietly({ port: again.port, outDir: join(dir, "full2"), erase: true })).rejects.toThrow(/no room/);
+      await expect(flashQuietly({ port: again.port, bundle: DEFAULT_OUT, outDir: join(dir, "full2"), erase: true })).rejects.toThrow(
+        /no room/,
+      );
       expect(again.stream()).toBe("");
     } finally {
       await again.close();
@@ -294,7 +296,7 @@ describe("npm run flash with a board", () => {
   it("compacts first when the files fit only in the room the trash takes", async () => {
     const board = await standInBoard({ report: { f: 20000, x: 29000 } });
     try {
-      const r = await flashQuietly({ port: board.port, outDir: join(dir, "trash") });
+      const r = await flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "trash") });
       expect(r.exitCode, r.text).toBe(0);
       expect(r.text).toContain("compacting the board's Storage first");
     } finally {
@@ -305,7 +307,7 @@ describe("npm run flash with a board", () => {
   it("a locked console is refused with the recovery: the Pico's button just after plugging in", async () => {
     const board = await standInBoard({ locked: true });
     try {
-      await expect(flashQuietly({ port: board.port, outDir: join(dir, "locked") })).rejects.toMatchObject({
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "locked") })).rejects.toMatchObject({
         exitCode: 1,
         message: expect.stringMatching(/console is locked[\s\S]*press its button just after plugging in/),
       });
@@ -318,7 +320,7 @@ describe("npm run flash with a board", () => {
     const board = await standInBoard();
     const port = board.port;
     await board.close();
-    await expect(flashQuietly({ port, outDir: join(dir, "nobody") })).rejects.toMatchObject({
+    await expect(flashQuietly({ port, bundle: DEFAULT_OUT, outDir: join(dir, "nobody") })).rejects.toMatchObject({
       exitCode: 2,
       message: expect.stringMatching(/nothing is listening on tcp:\/\/127\.0\.0\.1:\d+: start the console first/),
     });
@@ -352,7 +354,7 @@ describe("npm run flash with a board", () => {
         'console.log("--] Uncaught ReferenceError: \\"setDeepSleep\\" is not defined"); process.exit(r.status);\n',
     );
     try {
-      const r = await flashQuietly({ port: board.port, cli, outDir: join(dir, "uncaught"), noTables: true });
+      const r = await flashQuietly({ port: board.port, cli, bundle: DEFAULT_OUT, outDir: join(dir, "uncaught"), noTables: true });
       expect(r.exitCode).toBe(1);
       expect(r.verified?.map((v) => v.name)).toEqual([".bootcde"]);
       expect(r.text).toContain("flash failed: the firmware reported an error when it started");
@@ -369,7 +371,13 @@ describe("npm run flash with a board", () => {
         ["--] FIFO_FULL", "the board's input buffer overflowed (FIFO_FULL)"],
         ["--] Uncaught Error: Unable to find or create file", "the board's Storage had no room for a file"],
       ]) {
-        const attempt = flashQuietly({ port: board.port, cli: fakeCli("fails", [line]), outDir: join(dir, "unable"), noTables: true });
+        const attempt = flashQuietly({
+          port: board.port,
+          cli: fakeCli("fails", [line]),
+          bundle: DEFAULT_OUT,
+          outDir: join(dir, "unable"),
+          noTables: true,
+        });
         await expect(attempt).rejects.toMatchObject({ exitCode: 1, message: expect.stringContaining(`upload failed: ${why}`) });
       }
     } finally {
