@@ -93,7 +93,7 @@ export function pinUses(p: Profile): PinUse[] {
       function: "LED power switch",
       notes: note(
         p.leds.powerPin,
-        `${on} = LEDs on: through a 4.7 kΩ base resistor to the NPN that pulls the P-MOSFET's gate low; a 10 kΩ gate pull-up keeps the LEDs off while the MCU boots or sleeps (a dark WS2812B still draws ~${p.leds.idleMaPerPixel} mA)`,
+        `${on} = LEDs on: through a 4.7 kΩ base resistor (100 kΩ base pull-down) to the NPN that pulls the P-MOSFET's gate low through 10 kΩ; a 100 kΩ gate pull-up keeps the LEDs off while the MCU boots or sleeps (a dark WS2812B still draws ~${p.leds.idleMaPerPixel} mA), and 220 nF on the gate ramps the supply up softly`,
       ),
     });
   }
@@ -526,7 +526,7 @@ export function wiringSvg(p: Profile): string {
   // ---- LED supply and chain.
   const RAIL_Y = 110;
   const DATA_Y = RAIL_Y + 120;
-  svg.text(XC, RAIL_Y - 12, "USB 5 V", { size: 11, bold: true });
+  svg.text(XC, RAIL_Y - 12, p.battery ? "+5V (U3)" : "VCC (USB)", { size: 11, bold: true });
   svg.line(XC, RAIL_Y, XC + 60, RAIL_Y, COLOURS.power);
   svg.rect(XC + 60, RAIL_Y - 9, 46, 18, { rx: 2 });
   svg.text(XC + 83, RAIL_Y + 4, "F1", { size: 11, anchor: "middle" });
@@ -541,7 +541,7 @@ export function wiringSvg(p: Profile): string {
     svg.text(qx + 55, RAIL_Y + 11, "high-side switch", { size: 10, anchor: "middle" });
     svg.rect(qx, RAIL_Y + 40, 110, 40, { fill: "#fdecea" });
     svg.text(qx + 55, RAIL_Y + 55, "Q2 NPN gate driver", { size: 11, anchor: "middle" });
-    svg.text(qx + 55, RAIL_Y + 70, "4.7 k base, 10 k pull-up", { size: 9, anchor: "middle" });
+    svg.text(qx + 55, RAIL_Y + 70, "soft start: see schematic", { size: 9, anchor: "middle" });
     svg.line(qx + 55, RAIL_Y + 16, qx + 55, RAIL_Y + 40);
     svg.text(qx + 59, RAIL_Y + 31, "gate", { size: 9, colour: "#666" });
     svg.ground(qx + 90, RAIL_Y + 80);
@@ -564,7 +564,7 @@ export function wiringSvg(p: Profile): string {
   svg.text(C1X - 16, RAIL_Y + 24, "+", { size: 10 });
   svg.line(C1X, RAIL_Y + 30, C1X, RAIL_Y + 44);
   svg.ground(C1X, RAIL_Y + 44);
-  svg.text(C1X + 12, RAIL_Y + 40, "C1 1000 µF", { size: 10 });
+  svg.text(C1X + 12, RAIL_Y + 40, `${design(p).refs.bulk} 220 µF`, { size: 10 });
   // Data: level shifter, series resistor, then the segments in chain order.
   const U2X = XC + 10;
   svg.rect(U2X, DATA_Y - 20, 110, 40, { fill: "#eaf6ee" });
@@ -677,7 +677,7 @@ export function wiringSvg(p: Profile): string {
   if (p.buzzer) {
     const y = PY + 30;
     svg.rect(XC + 40, y - 20, 130, 40, { fill: "#f5eefa" });
-    svg.text(XC + 105, y - 4, "Q3 NPN, R 1 k base", { size: 11, anchor: "middle" });
+    svg.text(XC + 105, y - 4, `${design(p).refs.buzzerDriver} NPN, 1 k base, flyback diode`, { size: 11, anchor: "middle" });
     svg.text(XC + 105, y + 10, "1 k across BZ1", { size: 10, anchor: "middle" });
     svg.line(XC, y, XC + 40, y, COLOURS.buzzer);
     svg.ground(XC + 105, y + 20);
