@@ -78,7 +78,17 @@ export class BoardConsole {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const m = ANSWER.exec(this.buffer);
-      if (m) return (m[1] === "undefined" ? undefined : JSON.parse(m[1])) as T;
+      if (m) {
+        if (m[1] === "undefined") return undefined as T;
+        try {
+          return JSON.parse(m[1]) as T;
+        } catch {
+          throw new ConsoleError(
+            `the board's answer could not be read (${JSON.stringify(m[1].slice(0, 80))}): is this an Espruino console?`,
+            1,
+          );
+        }
+      }
       if (/password>/.test(this.buffer)) throw new ConsoleError(LOCKED_CONSOLE_HELP, 1);
       const uncaught = /Uncaught [^\r\n]*/.exec(this.buffer);
       if (uncaught) throw new ConsoleError(`the board answered a question of the flash tool with an error: ${uncaught[0]}`, 1);

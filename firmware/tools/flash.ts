@@ -428,6 +428,8 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   // Checked before building, so a wrong port is reported at once.
   const port = opts.dryRun ? undefined : checkPort(opts.port!, { devDir: opts.devDir });
   const outDir = resolve(opts.outDir ?? DEFAULT_OUT_DIR);
+  // Something must be listening there before the build is worth its time.
+  if (port) await (await openConsole(port, opts.baud ?? board.consoleBaud)).close();
 
   let bundle: string;
   let bytes: number;

@@ -378,14 +378,17 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
     });
 
     it("a port where nothing listens is exit 2, before anything is built or sent", async () => {
+      const built = existsSync(join(dir, "real-gone", "firmware.js"));
       real = await startRealEspruino();
       const port = real.port;
       await real.stop();
       real = undefined;
-      await expect(flash({ port, bundle, outDir: join(dir, "real-gone"), out: () => {}, err: () => {} })).rejects.toMatchObject({
+      // No bundle given: a build would come first if the port were not checked before it.
+      await expect(flash({ port, outDir: join(dir, "real-gone"), out: () => {}, err: () => {} })).rejects.toMatchObject({
         exitCode: 2,
         message: expect.stringContaining(`nothing is listening on ${port}`),
       });
+      expect(built || existsSync(join(dir, "real-gone", "firmware.js"))).toBe(false);
     });
   },
 );
