@@ -144,7 +144,7 @@ export function design(p: Profile): { parts: Part[]; refs: Refs } {
       ref: refs.powerPath,
       qty: 1,
       part: "LiPo charger + 5 V boost with load sharing (power path)",
-      spec: "e.g. Adafruit PowerBoost 1000C: USB in, JST-PH cell socket, 5 V 1 A out, EN pin",
+      spec: "e.g. Adafruit PowerBoost 1000C: load-sharing charger, JST-PH cell socket, 5.2 V 1 A out, EN pin (to GND: off)",
       note: "charges BT1 from its own USB socket while powering the unit; its 5 V out is the +5V rail; EN low switches it off",
       unit: 22,
     });
