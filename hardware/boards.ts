@@ -30,6 +30,11 @@ export interface BoardInfo {
   consolePins?: string[];
   /** Baud rate of the console for the CLI's -b; USB CDC boards ignore it. */
   consoleBaud?: number;
+  /**
+   * Whether E.getAnalogVRef() works. false: it prints an error and returns NaN (ESP32, ESPRUINO.md 5.2), so a battery
+   * profile must give its ADC full scale in volts instead.
+   */
+  analogVRef: boolean;
   /** Board file for the espruino CLI, relative to hardware/ (offline: the CLI cannot fetch it). */
   cliBoardFile?: string;
   /** What the docs should say about a pin beyond its use in a profile (peripheral, boot role). */
@@ -107,6 +112,7 @@ export const BOARDS: Record<string, BoardInfo> = {
     jsVars: 5100,
     bytesPerJsVar: 13,
     storageBytes: 48 * 1024,
+    analogVRef: true,
     // Serial1 (B6 TX, B7 RX) takes the console when USB is unplugged (EspruinoDocs Pico page).
     consolePins: ["B6", "B7"],
     cliBoardFile: "boards/pico.json",
@@ -138,6 +144,7 @@ export const BOARDS: Record<string, BoardInfo> = {
     jsVars: 16383,
     bytesPerJsVar: 14,
     storageBytes: 896 * 1024,
+    analogVRef: false,
     inputOnlyPins: ESP32_INPUT_ONLY,
     // UART0 (GPIO1 TX, GPIO3 RX) is the console through the DevKit's USB-UART, 115200 baud (ESPRUINO.md 4.1, 6.2).
     consolePins: ["D1", "D3"],

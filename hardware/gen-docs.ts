@@ -23,6 +23,8 @@ import {
   type Profile,
 } from "./profile.ts";
 
+import { design, enclosureSvg, layoutSvg, PRICES, schematicSvg, totalCost, type Part } from "./design.ts";
+
 export const HARDWARE_DIR = fileURLToPath(new URL("./", import.meta.url));
 export const README = "README.md";
 
@@ -91,7 +93,7 @@ export function pinUses(p: Profile): PinUse[] {
       function: "LED power switch",
       notes: note(
         p.leds.powerPin,
-        `${on} = LEDs on: through a 4.7 kΩ base resistor to the NPN that pulls the P-MOSFET's gate low; a 10 kΩ gate pull-up keeps the LEDs off while the MCU boots or sleeps (a dark WS2812B still draws ~${p.leds.idleMaPerPixel} mA)`,
+        `${on} = LEDs on: through a 4.7 kΩ base resistor (100 kΩ base pull-down) to the NPN that pulls the P-MOSFET's gate low through 10 kΩ; a 100 kΩ gate pull-up keeps the LEDs off while the MCU boots or sleeps (a dark WS2812B still draws ~${p.leds.idleMaPerPixel} mA), and 220 nF on the gate ramps the supply up softly`,
       ),
     });
   }
@@ -159,175 +161,11 @@ export function pinUses(p: Profile): PinUse[] {
 
 // ------------------------------------------------------------------------------------ parts list
 
-export interface Part {
-  ref: string;
-  qty: number;
-  part: string;
-  spec: string;
-  note: string;
-}
+export type { Part } from "./design.ts";
 
-function refs(prefix: string, from: number, count: number): string {
-  if (count === 1) return `${prefix}${from}`;
-  if (count === 2) return `${prefix}${from}, ${prefix}${from + 1}`;
-  return `${prefix}${from}–${prefix}${from + count - 1}`;
-}
-
-/** The parts for a profile, counted from it: LEDs per segment, one switch and diode per key, what each pin needs. */
+/** The parts for a profile (hardware/design.ts): counted from it, with reference designators and estimated prices. */
 export function billOfMaterials(p: Profile): Part[] {
-  const board = boardOf(p);
-  const leds = ledCount(p);
-  const keys = keyList(p);
-  const perMatrix = p.keys.matrices.map((m) => `${m.keys.flat().filter(Boolean).length} in matrix "${m.name}"`).join(" + ");
-  const out: Part[] = [];
-  let r = 1;
-  let q = 1;
-  let c = 1;
-  const res = (count: number) => {
-    const s = refs("R", r, count);
-    r += count;
-    return s;
-  };
-  const tr = () => `Q${q++}`;
-  const cap = () => `C${c++}`;
-  out.push(
-    board.id === "pico"
-      ? { ref: "U1", qty: 1, part: "Espruino Pico", spec: "STM32F401, Espruino 2v29", note: "no fuse on its USB 5 V: see F1" }
-      : {
-          ref: "U1",
-          qty: 1,
-          part: board.name,
-          spec: `Espruino 2v29 (${board.espruinoBoard})`,
-          note: "ESP32-WROOM-32 module (on WROVER, GPIO16/17 are PSRAM)",
-        },
-  );
-  out.push({
-    ref: refs("LED", 1, leds),
-    qty: leds,
-    part: p.leds.type,
-    spec: "5 V addressable RGB LED, 5050, GRB order",
-    note: `in chain order: ${p.leds.segments.map((s) => `${s.name} ${s.count}`).join(" + ")} = ${leds}; strips or rings cut to these lengths will do`,
-  });
-  out.push({
-    ref: "U2",
-    qty: 1,
-    part: "74AHCT125 (or 74HCT245)",
-    spec: "buffer with TTL-level inputs, powered from 5 V",
-    note: "level shifter for the 3.3 V LED data line; the used buffer's OE to GND, unused inputs to GND",
-  });
-  out.push({ ref: cap(), qty: 1, part: "electrolytic capacitor", spec: "1000 µF, 10 V", note: "across the LED supply at the first LED" });
-  out.push({ ref: cap(), qty: 1, part: "ceramic capacitor", spec: "100 nF", note: "decoupling at U2's supply pin" });
-  out.push({
-    ref: res(1),
-    qty: 1,
-    part: "resistor",
-    spec: "330–470 Ω",
-    note: "in series with the LED data line, next to the first LED's DIN",
-  });
-  if (p.leds.powerPin) {
-    const q1 = tr();
-    const q2 = tr();
-    out.push({
-      ref: q1,
-      qty: 1,
-      part: "P-channel MOSFET, logic level (e.g. AO3401A)",
-      spec: "V_DS ≥ 20 V, I_D ≥ 2 A, low R_DS(on) at V_GS = −4.5 V",
-      note: "high-side switch of the LED supply (a dark LED still draws ~1 mA)",
-    });
-    out.push({
-      ref: q2,
-      qty: 1,
-      part: "NPN transistor",
-      spec: "2N3904 or BC547",
-      note: `pulls ${q1}'s gate low when ${p.leds.powerPin} turns the LEDs on`,
-    });
-    out.push({ ref: res(1), qty: 1, part: "resistor", spec: "10 kΩ", note: `${q1} gate pull-up to 5 V: LEDs off by default` });
-    out.push({ ref: res(1), qty: 1, part: "resistor", spec: "4.7 kΩ", note: `${q2} base resistor from ${p.leds.powerPin}` });
-  }
-  out.push({
-    ref: refs("SW", 1, keys.length),
-    qty: keys.length,
-    part: "key switch",
-    spec: "momentary, normally open (6 mm tactile or keyboard switch)",
-    note: perMatrix,
-  });
-  if (p.keys.diodes)
-    out.push({
-      ref: refs("D", 1, keys.length),
-      qty: keys.length,
-      part: "1N4148",
-      spec: "small-signal diode (1N4148W for SMD)",
-      note: "one per key, in series with its switch: anode to the column line, cathode to the row line",
-    });
-  if (p.buzzer) {
-    const q3 = tr();
-    out.push({
-      ref: "BZ1",
-      qty: 1,
-      part: "piezo buzzer, passive",
-      spec: "no built-in oscillator (driven by PWM)",
-      note: `from 5 V through ${q3}`,
-    });
-    out.push({ ref: q3, qty: 1, part: "NPN transistor", spec: "2N3904 or BC547", note: `switches BZ1 from ${p.buzzer.pin}` });
-    out.push({ ref: res(1), qty: 1, part: "resistor", spec: "1 kΩ", note: `${q3} base resistor` });
-    out.push({ ref: res(1), qty: 1, part: "resistor", spec: "1 kΩ", note: "across BZ1, so the piezo discharges between pulses" });
-  }
-  if (p.battery) {
-    const top = dividerTopKOhm(p.battery.dividerRatio);
-    const same = top === DIVIDER_BOTTOM_KOHM;
-    out.push({
-      ref: "BT1",
-      qty: 1,
-      part: "LiPo cell, 1S, with protection",
-      spec: `3.7 V nominal (${p.battery.emptyV}–${p.battery.fullV} V as the profile counts it), e.g. 2000 mAh`,
-      note: "optional: without it the unit runs from USB only (leave out BT1, U3, U4 and the divider)",
-    });
-    out.push({
-      ref: "U3",
-      qty: 1,
-      part: "LiPo charger module",
-      spec: "TP4056 with protection, or similar",
-      note: "charges BT1 from USB 5 V",
-    });
-    out.push({
-      ref: "U4",
-      qty: 1,
-      part: "5 V boost converter",
-      spec: "≥ 1 A output",
-      note: `feeds the board's 5 V input and the LEDs when on battery (${p.leds.budgetMa} mA LED budget)`,
-    });
-    out.push({
-      ref: res(2),
-      qty: 2,
-      part: "resistor",
-      spec: same ? `${DIVIDER_BOTTOM_KOHM} kΩ, 1 %` : `${top} kΩ and ${DIVIDER_BOTTOM_KOHM} kΩ, 1 %`,
-      note: `battery divider to ${p.battery.pin}, ratio ${p.battery.dividerRatio} (the ${board.name} has none)`,
-    });
-    out.push({
-      ref: cap(),
-      qty: 1,
-      part: "ceramic capacitor",
-      spec: "100 nF",
-      note: "across the divider's lower resistor: a steady ADC reading",
-    });
-  }
-  out.push({
-    ref: "F1",
-    qty: 1,
-    part: "resettable fuse (PTC)",
-    spec: "500 mA hold",
-    note: `in the USB 5 V feed: the ${board.name} has no fuse`,
-  });
-  const shielded = p.leds.segments.some((s) => s.name === "secret" && s.shielded) || p.keys.matrices.length > 1;
-  out.push({
-    ref: "—",
-    qty: 1,
-    part: "enclosure",
-    spec: "light diffusers over the LEDs",
-    note: shielded ? "with an opaque shield over the secret LEDs and the codemaker pad" : "one pad, no codemaker shield",
-  });
-  out.push({ ref: "—", qty: 1, part: "wire, headers, perfboard or PCB", spec: "AWG 22 for the LED supply", note: "" });
-  return out;
+  return design(p).parts;
 }
 
 function csvField(s: string | number): string {
@@ -335,8 +173,22 @@ function csvField(s: string | number): string {
   return /[",\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }
 
+/** The parts list as CSV, with each line's estimated price (PRICES: currency and date) and the total. */
 export function bomCsv(parts: Part[]): string {
-  const rows = [["ref", "qty", "part", "value/spec", "note"], ...parts.map((x) => [x.ref, x.qty, x.part, x.spec, x.note])];
+  const cur = PRICES.currency.toLowerCase();
+  const rows: (string | number)[][] = [
+    ["ref", "qty", "part", "value/spec", "note", `unit_${cur}`, `total_${cur}`],
+    ...parts.map((x) => [x.ref, x.qty, x.part, x.spec, x.note, x.unit.toFixed(2), (x.qty * x.unit).toFixed(2)]),
+    [
+      "",
+      "",
+      "total",
+      `estimate, ${PRICES.currency}, prices of ${PRICES.date}`,
+      "one-off hobby-distributor prices; check before buying",
+      "",
+      totalCost(parts).toFixed(2),
+    ],
+  ];
   return rows.map((row) => row.map(csvField).join(",")).join("\n") + "\n";
 }
 
@@ -355,9 +207,13 @@ function mdTable(head: string[], rows: (string | number)[][]): string {
 }
 
 export function partsTable(p: Profile): string {
-  return mdTable(
-    ["Ref", "Qty", "Part", "Value / spec", "Note"],
-    billOfMaterials(p).map((x) => [x.ref, x.qty, x.part, x.spec, x.note]),
+  const parts = billOfMaterials(p);
+  return (
+    mdTable(
+      ["Ref", "Qty", "Part", "Value / spec", "Note", `Est. ${PRICES.currency}`],
+      parts.map((x) => [x.ref, x.qty, x.part, x.spec, x.note, (x.qty * x.unit).toFixed(2)]),
+    ) +
+    `\n\nEstimated total: about ${totalCost(parts)} ${PRICES.currency} (one-off hobby-distributor prices as of ${PRICES.date}; estimates, not quotes).`
   );
 }
 
@@ -374,6 +230,24 @@ export function profilesTable(ids: string[]): string {
         `${keyList(p).length} (${p.keys.matrices.map((m) => `${m.rows.length}x${m.colPins.length}`).join(" + ")})`,
         `${p.leds.budgetMa} mA`,
         `[wiring-${id}.md](wiring-${id}.md), [svg](wiring-${id}.svg)`,
+      ];
+    }),
+  );
+}
+
+/** Every profile's drawings, linked, with its power choice and estimated cost. */
+export function drawingsTable(ids: string[]): string {
+  return mdTable(
+    ["Profile", "Power", "Schematic", "Perfboard layout", "Enclosure top plate", "Parts, est."],
+    ids.map((id) => {
+      const p = loadProfile(id);
+      return [
+        `\`${id}\``,
+        p.battery ? `battery (divider on ${p.battery.pin}) or USB` : "USB only",
+        `[schematic-${id}.svg](schematic-${id}.svg)`,
+        `[layout-${id}.svg](layout-${id}.svg)`,
+        `[enclosure-${id}.svg](enclosure-${id}.svg)`,
+        `${totalCost(billOfMaterials(p))} ${PRICES.currency}`,
       ];
     }),
   );
@@ -652,7 +526,7 @@ export function wiringSvg(p: Profile): string {
   // ---- LED supply and chain.
   const RAIL_Y = 110;
   const DATA_Y = RAIL_Y + 120;
-  svg.text(XC, RAIL_Y - 12, "USB 5 V", { size: 11, bold: true });
+  svg.text(XC, RAIL_Y - 12, p.battery ? "+5V (U3)" : "VCC (USB)", { size: 11, bold: true });
   svg.line(XC, RAIL_Y, XC + 60, RAIL_Y, COLOURS.power);
   svg.rect(XC + 60, RAIL_Y - 9, 46, 18, { rx: 2 });
   svg.text(XC + 83, RAIL_Y + 4, "F1", { size: 11, anchor: "middle" });
@@ -667,7 +541,7 @@ export function wiringSvg(p: Profile): string {
     svg.text(qx + 55, RAIL_Y + 11, "high-side switch", { size: 10, anchor: "middle" });
     svg.rect(qx, RAIL_Y + 40, 110, 40, { fill: "#fdecea" });
     svg.text(qx + 55, RAIL_Y + 55, "Q2 NPN gate driver", { size: 11, anchor: "middle" });
-    svg.text(qx + 55, RAIL_Y + 70, "4.7 k base, 10 k pull-up", { size: 9, anchor: "middle" });
+    svg.text(qx + 55, RAIL_Y + 70, "soft start: see schematic", { size: 9, anchor: "middle" });
     svg.line(qx + 55, RAIL_Y + 16, qx + 55, RAIL_Y + 40);
     svg.text(qx + 59, RAIL_Y + 31, "gate", { size: 9, colour: "#666" });
     svg.ground(qx + 90, RAIL_Y + 80);
@@ -690,7 +564,7 @@ export function wiringSvg(p: Profile): string {
   svg.text(C1X - 16, RAIL_Y + 24, "+", { size: 10 });
   svg.line(C1X, RAIL_Y + 30, C1X, RAIL_Y + 44);
   svg.ground(C1X, RAIL_Y + 44);
-  svg.text(C1X + 12, RAIL_Y + 40, "C1 1000 µF", { size: 10 });
+  svg.text(C1X + 12, RAIL_Y + 40, `${design(p).refs.bulk} 220 µF`, { size: 10 });
   // Data: level shifter, series resistor, then the segments in chain order.
   const U2X = XC + 10;
   svg.rect(U2X, DATA_Y - 20, 110, 40, { fill: "#eaf6ee" });
@@ -803,7 +677,7 @@ export function wiringSvg(p: Profile): string {
   if (p.buzzer) {
     const y = PY + 30;
     svg.rect(XC + 40, y - 20, 130, 40, { fill: "#f5eefa" });
-    svg.text(XC + 105, y - 4, "Q3 NPN, R 1 k base", { size: 11, anchor: "middle" });
+    svg.text(XC + 105, y - 4, `${design(p).refs.buzzerDriver} NPN, 1 k base, flyback diode`, { size: 11, anchor: "middle" });
     svg.text(XC + 105, y + 10, "1 k across BZ1", { size: 10, anchor: "middle" });
     svg.line(XC, y, XC + 40, y, COLOURS.buzzer);
     svg.ground(XC + 105, y + 20);
@@ -878,6 +752,9 @@ export async function generateAll(): Promise<GeneratedFile[]> {
     const p = loadProfile(id);
     files.push({ path: `wiring-${id}.md`, content: await formatMarkdown(`wiring-${id}.md`, wiringMarkdown(p)) });
     files.push({ path: `wiring-${id}.svg`, content: wiringSvg(p) });
+    files.push({ path: `schematic-${id}.svg`, content: schematicSvg(p) });
+    files.push({ path: `layout-${id}.svg`, content: layoutSvg(p) });
+    files.push({ path: `enclosure-${id}.svg`, content: enclosureSvg(p) });
   }
   const reference = loadProfile(DEFAULT_PROFILE);
   files.push({ path: "bom.csv", content: bomCsv(billOfMaterials(reference)) });
@@ -887,7 +764,11 @@ export async function generateAll(): Promise<GeneratedFile[]> {
       path: README,
       content: await formatMarkdown(
         README,
-        fillBlocks(readFileSync(readmePath, "utf8"), { profiles: profilesTable(ids), parts: partsTable(reference) }, README),
+        fillBlocks(
+          readFileSync(readmePath, "utf8"),
+          { profiles: profilesTable(ids), parts: partsTable(reference), drawings: drawingsTable(ids) },
+          README,
+        ),
       ),
     });
   return files;

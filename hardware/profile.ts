@@ -68,7 +68,23 @@ export interface Profile {
   };
   keymap: { grid: string[]; maker?: MakerKeymap };
   buzzer?: { pin: string };
-  battery?: { pin: string; dividerRatio: number; fullV: number; lowV: number; emptyV: number };
+  /** Absent for a USB-only build (`"battery": { "kind": "none" }` in the file). */
+  battery?: BatteryDivider;
+}
+
+/** A cell measured on an ADC pin through a resistor divider. */
+export interface BatteryDivider {
+  kind: "divider";
+  pin: string;
+  /** VBAT / pin voltage. */
+  dividerRatio: number;
+  fullV: number;
+  lowV: number;
+  emptyV: number;
+  /** The pin voltage analogRead reports as 1; absent: the supply, as E.getAnalogVRef() measures it (Pico). */
+  adcFullScaleV?: number;
+  /** The ADC attenuation that full scale belongs to (ESP32: 11 dB, Espruino's setting). */
+  adcAttenuationDb?: number;
 }
 
 /** A key of the unit, numbered in profile order (matrix by matrix, row by row). */
@@ -124,7 +140,15 @@ export function checkProfile(data: unknown, label = "profile"): Profile {
   if (shape.length) throw new ProfileError(id, shape);
   const problems = validateProfile(data);
   if (problems.length) throw new ProfileError(id, problems);
-  return data as Profile;
+  const profile = { ...(data as Profile) };
+  // A USB-only build: the rest of the code knows it by the absence of a battery.
+  if ((profile.battery as { kind: string } | undefined)?.kind === "none") delete profile.battery;
+  return profile;
+}
+
+/** A loaded profile back in its file's form (a USB-only build says so with battery kind "none"), to check or save again. */
+export function profileFile(p: Profile): unknown {
+  return p.battery ? p : { ...p, battery: { kind: "none" } };
 }
 
 export const SCHEMA_PATH = fileURLToPath(new URL("./profile.schema.json", import.meta.url));
@@ -310,7 +334,21 @@ export function validateProfile(data: unknown): string[] {
   }
   if (p.buzzer && usePin(p.buzzer.pin, "buzzer.pin", true) && board)
     need(board.pwmPins.includes(p.buzzer.pin), `buzzer.pin: ${p.buzzer.pin} has no PWM output on the ${board.name}`);
-  if (p.battery) {
+  const bat = p.battery as (Omit<Partial<BatteryDivider>, "kind"> & { kind: string }) | undefined;
+  if (bat?.kind === "none") {
+    const extra = Object.keys(bat).filter((k) => k !== "kind");
+    need(!extra.length, `battery: kind "none" (USB only) takes no other fields (got ${extra.join(", ")})`);
+  }
+  if (bat?.kind === "divider") {
+    const missing = (["pin", "dividerRatio", "fullV", "lowV", "emptyV"] as const).filter((k) => bat[k] === undefined);
+    if (!need(!missing.length, `battery: kind "divider" needs ${missing.join(", ")}`)) return out;
+  }
+  if (p.battery?.kind === "divider") {
+    if (board && board.analogVRef === false && p.battery.adcFullScaleV === undefined)
+      need(
+        false,
+        `battery.adcFullScaleV: the ${board.name} has no E.getAnalogVRef(), so give the ADC's full scale in volts (ESP32: 3.9 at Espruino's 11 dB attenuation)`,
+      );
     if (usePin(p.battery.pin, "battery.pin", false) && board)
       need(
         board.adcPins.includes(p.battery.pin),
@@ -420,6 +458,7 @@ export function compileProfile(p: Profile): CompiledProfile<PinName> {
       fullV: p.battery.fullV,
       lowV: p.battery.lowV,
       emptyV: p.battery.emptyV,
+      fullScale: p.battery.adcFullScaleV ?? 0,
     },
   };
 }

@@ -11,7 +11,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BOARDS, type BoardInfo } from "../hardware/boards.ts";
-import { checkProfile, ledCount, loadProfile, segmentOffsets, type KeyInfo, type Profile, type SegmentName } from "../hardware/profile.ts";
+import {
+  checkProfile,
+  ledCount,
+  loadProfile,
+  profileFile,
+  segmentOffsets,
+  type KeyInfo,
+  type Profile,
+  type SegmentName,
+} from "../hardware/profile.ts";
 import { Circuit, type PinState } from "./circuit.ts";
 import { VirtualClock, type ClockEvent } from "./clock.ts";
 import { colourName } from "./colours.ts";
@@ -110,7 +119,7 @@ export class VirtualBoard {
 
   /** Builds the board and flashes the firmware to .bootcde; the board stays off until powerOn(). */
   constructor(opts: BoardOptions = {}) {
-    this.profile = typeof opts.profile === "object" ? checkProfile(structuredClone(opts.profile)) : loadProfile(opts.profile);
+    this.profile = typeof opts.profile === "object" ? checkProfile(profileFile(structuredClone(opts.profile))) : loadProfile(opts.profile);
     const info = BOARDS[this.profile.board];
     if (!info) throw new Error(`profile ${this.profile.id}: unknown board "${this.profile.board}"`);
     this.boardInfo = info;
@@ -131,7 +140,8 @@ export class VirtualBoard {
     this.keyTarget = this.keys.map(() => false);
     this.leds = new LedChain(ledCount(this.profile));
     this.segments = segmentOffsets(this.profile);
-    this.batteryState = { volts: this.profile.battery?.fullV ?? 4.0, usb: false };
+    // A USB-only build (battery kind "none") has no cell: it is always on USB.
+    this.batteryState = this.profile.battery ? { volts: this.profile.battery.fullV, usb: false } : { volts: 0, usb: true };
     const powerPin = this.profile.leds.powerPin;
     this.circuit.onLevel((pin) => {
       if (pin === powerPin) this.updateLedSupply();
@@ -327,6 +337,8 @@ export class VirtualBoard {
 
   /** Sets the battery voltage and whether USB is connected (the device never deep-sleeps on USB). */
   setBattery(volts: number, usb?: boolean): void {
+    if (!this.profile.battery)
+      throw new Error(`the ${this.profile.id} build has no battery (its profile says battery kind "none"): it runs from USB only`);
     this.batteryState = { volts, usb: usb ?? this.batteryState.usb };
     this.runtime?.powerStateChanged();
   }
@@ -536,7 +548,8 @@ export class VirtualBoard {
         const bat = this.profile.battery;
         const full = 4095 / 4096;
         if (bat && pin === bat.pin) {
-          const v = this.batteryState.volts / bat.dividerRatio / 3.3;
+          // The ADC's full scale: the profile's (ESP32 at 11 dB), else the 3.3 V supply the simulated getAnalogVRef reports.
+          const v = this.batteryState.volts / bat.dividerRatio / (bat.adcFullScaleV ?? 3.3);
           return Math.floor(Math.min(full, Math.max(0, v)) * 4096) / 4096;
         }
         return this.circuit.level(pin) ? full : 0;

@@ -12,6 +12,7 @@
  * board resets at its deadline; without, it is recorded as an error (the device would hang).
  */
 import vm from "node:vm";
+import { crc32 } from "node:zlib";
 import type { BoardInfo } from "../hardware/boards.ts";
 import type { Profile } from "../hardware/profile.ts";
 import type { Circuit, GpioMode, Level } from "./circuit.ts";
@@ -516,7 +517,13 @@ export class EspruinoRuntime {
         this.guard();
         if (this.watchdog) this.kick(this.watchdog);
       },
-      getAnalogVRef: () => 3.3,
+      getAnalogVRef: () => {
+        this.guard();
+        if (this.bus.board.analogVRef) return 3.3;
+        // As Espruino's ESP32 port does (targets/esp32/jshardware.c): an error on the console, and NaN.
+        this.bus.log("ERROR: getAnalogVRef is not implemented on ESP32");
+        return NaN;
+      },
       hwRand: () => this.bus.noise.nextUint32() | 0,
       srand: (seed: unknown) => {
         this.random.seed(Number(seed) | 0);
@@ -528,6 +535,13 @@ export class EspruinoRuntime {
       },
       getSizeOf: (v: unknown) => this.estimator().sizeOf(v),
       getTemperature: () => 27,
+      // E.CRC32(data): the standard CRC-32 of a string's 8-bit chars or an array's bytes (the flash tool verifies with it).
+      CRC32: (data: unknown) => {
+        this.guard();
+        if (typeof data === "string") return crc32(bytesFromString(data));
+        if (data && typeof (data as ArrayLike<number>).length === "number") return crc32(Uint8Array.from(data as ArrayLike<number>));
+        throw this.err(`E.CRC32: expected a string or an array, got ${describeValue(data)}`);
+      },
       lockConsole: () => {
         if (this.password !== undefined) this.consoleLocked = true;
       },

@@ -267,6 +267,7 @@ function parseLine(p: Profile, words: string[], line: number): Command {
       const usb = args[1]?.toLowerCase() === "usb";
       if (args.length < 1 || args.length > 2 || !/^\d+(\.\d+)?$/.test(args[0]) || !(volts <= 10) || (args.length === 2 && !usb))
         fail("battery needs a voltage like 3.7, and optionally usb (battery 4.1 usb)");
+      if (!p.battery) fail(`battery: the ${p.id} build has no battery (its profile says battery kind "none"): it runs from USB only`);
       return { line, op, volts, usb };
     }
     case "show":

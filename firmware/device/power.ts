@@ -5,6 +5,7 @@
  * warns and saves, an empty one puts the unit to sleep. Board differences are profile data
  * (profile.deepSleep); the battery is read by batteryVolts() alone.
  */
+import { batteryVolts } from "./battery";
 import profile from "brainboard:profile";
 import { Scheduler, SLOT_IDLE, SLOT_POWER, nowMs } from "./scheduler";
 
@@ -20,15 +21,6 @@ const BOOT_GRACE_MS = 5000;
 /** Resets the unit when the idle loop stops being reached (first thing at boot, so a stall while resuming is caught too). */
 export function startWatchdog(): void {
   E.enableWatchdog(WATCHDOG_S, true);
-}
-
-/** The battery's voltage through the profile's divider; 0 when the build cannot measure it. */
-export function batteryVolts(): number {
-  const b = profile.battery;
-  if (!b) return 0;
-  let vref = E.getAnalogVRef();
-  if (!(vref > 0)) vref = 3.3; // ESP32 does not implement getAnalogVRef (ESPRUINO.md 5.2)
-  return analogRead(b.pin) * vref * b.ratio;
 }
 
 /** What power asks of the rest of the unit. */
@@ -119,7 +111,7 @@ export class Power {
   /** Reads the battery; asleep, it is also the watchdog's wake-up. */
   private tick(): void {
     if (profile.battery) {
-      const volts = batteryVolts();
+      const volts = batteryVolts(profile.battery);
       // Under 1 V there is no cell at all (powered from USB alone).
       const low = volts > 1 && volts < profile.battery.lowV;
       this.hooks.lowBattery(low);

@@ -1,5 +1,5 @@
 /**
- * npm run flash -- --port /dev/ttyACM0 [--profile NAME|PATH] [--dry-run] [--out-dir DIR] [--bundle FILE] [--timeout S] [--baud N]
+ * npm run flash -- --port /dev/ttyACM0 [--profile NAME|PATH] [--erase] [--dry-run] [--out-dir DIR] [--bundle FILE] [--timeout S] [--baud N]
  *
  * Builds the firmware for a profile and writes it with the espruino CLI into the board's Storage as `.bootcde`, which
  * runs at every boot (ESPRUINO.md 2.3, 6.2), with the solver's decision tables beside it (firmware/tools/tables.ts:
@@ -14,8 +14,17 @@
  * - on Linux it finds even an explicitly named serial port through `udevadm info -e`: checked first.
  * `save()` is never used: 2v29 refuses it while .bootcde exists, so the two methods must not be mixed.
  *
- * Exit codes: 0 done; 1 the build, the size check or the upload failed; 2 something to fix before flashing
- * (arguments, no port, port missing or not openable, serialport or udevadm missing).
+ * Around the upload the tool talks to the board's console itself (board-console.ts): before, it checks the board's
+ * Espruino version and board and measures its Storage (with --erase it first erases all of it; trash is compacted
+ * when the new files need its room); after, it reads back the length and CRC-32 of .bootcde and of every table and
+ * compares them with what was sent.
+ *
+ * Exit codes: 0 done and verified; 1 the build, the size check, the upload or its verification failed, or the board
+ * did not answer; 2 something to fix before flashing (arguments, no port, port missing or not openable, nothing
+ * listening on a tcp:// port, serialport or udevadm missing, an old Espruino, another board than the profile's).
+ *
+ * A locked console (a two-player game holds a secret) cannot be flashed: see LOCKED_CONSOLE_HELP in board-console.ts
+ * and hardware/README.md for the recovery.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
@@ -27,6 +36,9 @@ import { BOARDS, type BoardInfo } from "../../hardware/boards.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../hardware/profile.ts";
 import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware, ROOT } from "./build.ts";
 import { solverTablesFor, storageUse, type SolverTable } from "./tables.ts";
+import { BoardConsole, ConsoleError } from "./board-console.ts";
+import { crc32 } from "node:zlib";
+import { storageFootprint } from "../../sim/storage.ts";
 
 export const HARDWARE_DIR = ROOT + "hardware/";
 export const DEFAULT_OUT_DIR = ROOT + "dist/";
@@ -35,6 +47,17 @@ export const STATE_RESERVE_BYTES = 4 * 1024;
 /** The CLI's short-upload bug: a payload of this many bytes or fewer never reports completion (ESPRUINO.md 6.2). */
 export const CLI_SHORT_UPLOAD_BYTES = 512;
 export const BOOT_FILE = ".bootcde";
+
+/** The oldest Espruino the firmware is known to run on: everything in ESPRUINO.md was checked on 2v29. */
+export const MIN_ESPRUINO = { major: 2, minor: 29 };
+/** process.env.BOARD of Espruino for Linux (shared/tools/espruino), which stands in for any board over tcp://. */
+export const LINUX_BOARD = "LINUX";
+
+/** How to put a current Espruino on each board. */
+const UPDATE_HELP: Record<string, string> = {
+  pico: "update it with the Espruino Web IDE (https://www.espruino.com/ide: Settings, Flasher, Flash Firmware), which downloads the Pico's firmware and guides you through plugging it in with the button held (espruino.com/Pico, Firmware Updates)",
+  esp32: "update it with esptool.py and the ESP32 files from https://www.espruino.com/Download (espruino.com/ESP32, Flashing)",
+};
 
 /** The CLI settings that keep it from touching the bundle or going online for modules or compilation. */
 // LOAD_STORAGE_FILE=1: the upload ends with load(), a restart as at power-on (.boot0-.boot3, then .bootcde), not
@@ -55,8 +78,15 @@ const CLI_FAILURES: { pattern: RegExp; why: string }[] = [
   { pattern: /Prompt not detected - upload failed/, why: "the board did not answer with a prompt after the upload" },
   { pattern: /Cannot save: \.bootcde/, why: "save() was refused because .bootcde exists (do not mix save() with this upload)" },
   { pattern: /Module .* not found/, why: "the CLI tried to resolve a module; the bundle should need only built-ins" },
+  { pattern: /FIFO_FULL/, why: "the board's input buffer overflowed (FIFO_FULL): part of the upload was lost" },
+  {
+    pattern: /Unable to find or create file/,
+    why: "the board's Storage had no room for a file (Unable to find or create file): flash again with --erase",
+  },
   { pattern: /Uncaught /, why: "the firmware reported an error when it started (see the output above); the upload itself completed" },
 ];
+/** The failure that means the upload arrived but the firmware failed at start (it is still verified). */
+const START_FAILURE = CLI_FAILURES[CLI_FAILURES.length - 1].why;
 
 export class FlashError extends Error {
   constructor(
@@ -85,6 +115,8 @@ export interface FlashOptions {
   cli?: string;
   /** Leave the solver's tables out (default: written with the firmware). */
   noTables?: boolean;
+  /** Erase the board's whole Storage first (the saved match too). */
+  erase?: boolean;
   out?: (text: string) => void;
   err?: (text: string) => void;
 }
@@ -98,6 +130,126 @@ export interface FlashResult {
   /** The dry run's output file and its size. */
   upload?: string;
   uploadBytes?: number;
+  /** What the board said before the upload: its Espruino version and board, and its Storage. */
+  board?: BoardReport;
+  /** Each file written, read back from the board: bytes and CRC-32 as stored. */
+  verified?: { name: string; bytes: number; crc32: number }[];
+}
+
+export interface BoardReport {
+  version: string;
+  board: string;
+  totalBytes: number;
+  freeBytes: number;
+  trashBytes: number;
+  /** The files in Storage before the upload, with their sizes. */
+  files: [string, number][];
+}
+
+const REPORT_EXPR =
+  '(function(s){var t=s.getStats();return {v:process.env.VERSION,b:process.env.BOARD,t:t.totalBytes,f:t.freeBytes,x:t.trashBytes,l:s.list().map(function(n){return [n,s.read(n).length];})};})(require("Storage"))';
+
+/** Asks the board for its version, board and Storage. */
+export async function boardReport(link: BoardConsole): Promise<BoardReport> {
+  const r = await link.query<{ v: string; b: string; t: number; f: number; x: number; l: [string, number][] }>(REPORT_EXPR);
+  return { version: r.v, board: r.b, totalBytes: r.t, freeBytes: r.f, trashBytes: r.x, files: r.l };
+}
+
+/** Refuses an Espruino older than MIN_ESPRUINO, saying how to update this board. */
+export function checkVersion(version: string, board: BoardInfo): void {
+  const m = /^(\d+)v(\d+)/.exec(version ?? "");
+  const ok = m && (Number(m[1]) > MIN_ESPRUINO.major || (Number(m[1]) === MIN_ESPRUINO.major && Number(m[2]) >= MIN_ESPRUINO.minor));
+  if (!ok)
+    throw new FlashError(
+      [
+        `the board runs Espruino ${version || "(unknown version)"}; the firmware needs ${MIN_ESPRUINO.major}v${MIN_ESPRUINO.minor} or later`,
+        `  ${UPDATE_HELP[board.id] ?? "update it from https://www.espruino.com/Download"}, then flash again`,
+      ].join("\n"),
+      2,
+    );
+}
+
+/**
+ * What the new files need against what the board has: its free bytes, its trash (reclaimed by a compaction) and the
+ * files the upload replaces. Returns whether a compaction must run first; throws when it cannot fit.
+ */
+export function checkBoardRoom(report: BoardReport, files: { name: string; bytes: number }[], board: BoardInfo): { compact: boolean } {
+  const need = files.reduce((sum, f) => sum + storageFootprint(f.bytes), 0);
+  const replaced = report.files.filter(([n]) => files.some((f) => f.name === n)).reduce((sum, [, len]) => sum + storageFootprint(len), 0);
+  const room = report.freeBytes + report.trashBytes + replaced;
+  if (need + STATE_RESERVE_BYTES > room) {
+    const others = report.files.filter(([n]) => !files.some((f) => f.name === n));
+    throw new FlashError(
+      [
+        `the ${board.name}'s Storage has no room: the upload needs ${need} bytes and ${STATE_RESERVE_BYTES} more are kept for saved state,`,
+        `  but only ${room} are free or reclaimable (${report.freeBytes} free, ${report.trashBytes} trash, ${replaced} in files this upload replaces)`,
+        others.length
+          ? `  other files on the board: ${others.map(([n, len]) => `${JSON.stringify(n)} (${len} bytes)`).join(", ")}`
+          : "  there are no other files on the board",
+        "  flash with --erase to erase the board's whole Storage first (the saved match too), or with --no-tables",
+      ].join("\n"),
+      1,
+    );
+  }
+  return { compact: need > report.freeBytes };
+}
+
+/** Opens the board's console, turning its errors into the flash tool's own. */
+async function openConsole(port: string, baud: number | undefined): Promise<BoardConsole> {
+  try {
+    return await BoardConsole.open(port, { baud, cliRequire: cliRequire() });
+  } catch (e) {
+    throw asFlashError(e);
+  }
+}
+
+function asFlashError(e: unknown): unknown {
+  return e instanceof ConsoleError ? new FlashError(e.message, e.exitCode) : e;
+}
+
+function cliRequire(): NodeJS.Require | undefined {
+  try {
+    return createRequire(espruinoCli());
+  } catch {
+    return undefined;
+  }
+}
+
+/** CRC-32 as E.CRC32 computes it (the standard one, unsigned). */
+export function crc32Of(bytes: Uint8Array): number {
+  return crc32(bytes) >>> 0;
+}
+
+/** Reads back each file's length and CRC-32 from the board and compares them with what was sent; throws naming every difference. */
+export async function verifyFiles(
+  link: BoardConsole,
+  files: { name: string; bytes: Uint8Array }[],
+): Promise<{ name: string; bytes: number; crc32: number }[]> {
+  const names = JSON.stringify(files.map((f) => f.name));
+  const got = await link.query<([number, number] | null)[]>(
+    `(function(s){return ${names}.map(function(n){var d=s.read(n);return d===undefined?null:[d.length,E.CRC32(d)];});})(require("Storage"))`,
+    60_000,
+  );
+  const wrong: string[] = [];
+  const out = files.map((f, i) => {
+    const g = got[i];
+    const want = { bytes: f.bytes.length, crc: crc32Of(f.bytes) };
+    if (!g) wrong.push(`${f.name}: not in the board's Storage`);
+    else if (g[0] !== want.bytes) wrong.push(`${f.name}: ${g[0]} bytes stored, ${want.bytes} sent`);
+    else if (g[1] >>> 0 !== want.crc)
+      wrong.push(`${f.name}: CRC-32 ${(g[1] >>> 0).toString(16)} stored, ${want.crc.toString(16)} sent (the bytes differ)`);
+    return { name: f.name, bytes: g ? g[0] : 0, crc32: g ? g[1] >>> 0 : 0 };
+  });
+  if (wrong.length)
+    throw new FlashError(
+      [
+        "verification failed: what the board stored is not what was sent",
+        ...wrong.map((w) => `  ${w}`),
+        "  flash again; if it fails the same way, flash with --erase (Storage full or worn), and check the cable",
+      ].join("\n"),
+      1,
+    );
+  return out;
 }
 
 /** The most a bundle may take: the DESIGN.md bound, and the board's Storage less what saved state needs. */
@@ -223,7 +375,7 @@ export function defaultTimeoutS(uploadBytes: number): number {
   return 60 + 2 * Math.ceil(uploadBytes / 1024);
 }
 
-/** Runs the CLI, streaming its output; resolves with its exit code, or 1 when its output shows a failure. */
+/** Runs the CLI, streaming its output; resolves with its exit code and the failures its output shows (it may exit 0 all the same). */
 async function runCli(
   cli: string,
   args: string[],
@@ -231,7 +383,7 @@ async function runCli(
   bytes: number,
   out: (t: string) => void,
   err: (t: string) => void,
-): Promise<number> {
+): Promise<{ code: number; failures: string[] }> {
   const child = spawn(process.execPath, [cli, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const failures: string[] = [];
   const watch = (write: (t: string) => void) => {
@@ -267,11 +419,7 @@ async function runCli(
       ].join("\n"),
       1,
     );
-  if (failures.length) {
-    err(`flash failed: ${failures.join("; ")}\n`);
-    return 1;
-  }
-  return code;
+  return { code, failures };
 }
 
 /** Builds (or takes) the bundle, checks it fits, and uploads it as .bootcde, or writes the upload to a file. */
@@ -287,6 +435,8 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   // Checked before building, so a wrong port is reported at once.
   const port = opts.dryRun ? undefined : checkPort(opts.port!, { devDir: opts.devDir });
   const outDir = resolve(opts.outDir ?? DEFAULT_OUT_DIR);
+  // Something must be listening there before the build is worth its time.
+  if (port) await (await openConsole(port, opts.baud ?? board.consoleBaud)).close();
 
   let bundle: string;
   let bytes: number;
@@ -328,7 +478,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   if (opts.dryRun) {
     mkdirSync(outDir, { recursive: true });
     const upload = join(outDir, "upload.js");
-    const code = await runCli(
+    const run = await runCli(
       cli,
       ["--no-ble", ...common, "-o", upload, bundle, "--storage", `${BOOT_FILE}:-`, ...tableArgs],
       timeoutS,
@@ -336,6 +486,8 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
       out,
       err,
     );
+    if (run.failures.length) err(`flash failed: ${run.failures.join("; ")}\n`);
+    const code = run.failures.length ? 1 : run.code;
     if (code !== 0) return { exitCode: code, bundle, bundleBytes: bytes, tables };
     if (!existsSync(upload)) throw new FlashError(`the espruino CLI exited without writing ${show(upload)}`, 1);
     const uploadBytes = statSync(upload).size;
@@ -346,28 +498,78 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     return { exitCode: 0, bundle, bundleBytes: bytes, tables, upload, uploadBytes };
   }
   const baud = opts.baud ?? board.consoleBaud;
-  const args = [
-    "--no-ble",
-    "-p",
-    port!,
-    ...common,
-    ...(baud ? ["-b", String(baud)] : []),
-    bundle,
-    "--storage",
-    `${BOOT_FILE}:-`,
-    ...tableArgs,
+  const files = [
+    { name: BOOT_FILE, bytes: new Uint8Array(readFileSync(bundle)) },
+    ...tables.map((t) => ({ name: t.name, bytes: t.bytes })),
   ];
-  out(`flashing ${show(bundle)} (${bytes} bytes, profile ${profile.id}) to ${port} as ${BOOT_FILE}${tablesNote}\n`);
-  const code = await runCli(cli, args, timeoutS, bytes, out, err);
-  if (code === 0)
+
+  // Before: the board's version and Storage, over its own console.
+  let link = await openConsole(port!, baud);
+  let report: BoardReport;
+  try {
+    report = await boardReport(link);
+    checkVersion(report.version, board);
+    if (report.board !== board.espruinoBoard && report.board !== LINUX_BOARD)
+      throw new FlashError(
+        `the board says it is ${report.board}, but profile ${profile.id} is for the ${board.name} (${board.espruinoBoard}): choose the profile of this board with --profile`,
+        2,
+      );
     out(
-      `done: ${profile.id} runs from ${BOOT_FILE} at every boot. Hold OK (grid key p66 on R1, bottom-right of the main pad) at power-on for the self-test.\n`,
+      `board: Espruino ${report.version} on ${report.board}; Storage ${report.totalBytes} bytes, ${report.freeBytes} free, ${report.trashBytes} trash, ${report.files.length} files\n`,
     );
-  return { exitCode: code, bundle, bundleBytes: bytes, tables };
+    if (opts.erase) {
+      out("erasing the board's whole Storage (--erase)\n");
+      await link.run('require("Storage").eraseAll()', 120_000);
+      report = await boardReport(link);
+    }
+    const room = checkBoardRoom(
+      report,
+      files.map((f) => ({ name: f.name, bytes: f.bytes.length })),
+      board,
+    );
+    if (room.compact) {
+      out("compacting the board's Storage first: the new files need the room its trash takes\n");
+      await link.run('require("Storage").compact()', 120_000);
+    }
+  } catch (e) {
+    throw asFlashError(e);
+  } finally {
+    await link.close();
+  }
+
+  const args = ["--no-ble", "-p", port!, ...common, ...(baud ? ["-b", String(baud)] : [])];
+  args.push(bundle, "--storage", `${BOOT_FILE}:-`, ...tableArgs);
+  out(`flashing ${show(bundle)} (${bytes} bytes, profile ${profile.id}) to ${port} as ${BOOT_FILE}${tablesNote}\n`);
+  const run = await runCli(cli, args, timeoutS, bytes, out, err);
+  const uploadFailures = run.failures.filter((f) => f !== START_FAILURE);
+  if (run.code !== 0 && !run.failures.length) uploadFailures.push(`the espruino CLI exited with code ${run.code}`);
+
+  // After: what the board stored, read back, whatever the CLI said.
+  link = await openConsole(port!, baud);
+  let verified: { name: string; bytes: number; crc32: number }[];
+  try {
+    verified = await verifyFiles(link, files);
+  } catch (e) {
+    const f = asFlashError(e);
+    if (f instanceof FlashError && uploadFailures.length) f.message = `upload failed: ${uploadFailures.join("; ")}\n${f.message}`;
+    throw f;
+  } finally {
+    await link.close();
+  }
+  out(`verified: ${verified.map((v) => `${v.name} ${v.bytes} bytes crc32 ${v.crc32.toString(16)}`).join(", ")}\n`);
+  if (uploadFailures.length || run.failures.includes(START_FAILURE)) {
+    // The files are right, yet the CLI saw a failure: say which, and fail.
+    err(`flash failed: ${run.failures.concat(uploadFailures.filter((f) => !run.failures.includes(f))).join("; ")}\n`);
+    return { exitCode: 1, bundle, bundleBytes: bytes, tables, board: report, verified };
+  }
+  out(
+    `done: ${profile.id} runs from ${BOOT_FILE} at every boot. Hold OK (grid key p66 on R1, bottom-right of the main pad) at power-on for the self-test.\n`,
+  );
+  return { exitCode: 0, bundle, bundleBytes: bytes, tables, board: report, verified };
 }
 
 const USAGE =
-  "usage: npm run flash -- --port PORT [--profile NAME|PATH] [--dry-run] [--no-tables] [--out-dir DIR] [--bundle FILE] [--timeout SECONDS] [--baud N]";
+  "usage: npm run flash -- --port PORT [--profile NAME|PATH] [--erase] [--dry-run] [--no-tables] [--out-dir DIR] [--bundle FILE] [--timeout SECONDS] [--baud N]";
 
 async function main(): Promise<number> {
   let values;
@@ -378,6 +580,7 @@ async function main(): Promise<number> {
         profile: { type: "string" },
         "dry-run": { type: "boolean" },
         "no-tables": { type: "boolean" },
+        erase: { type: "boolean" },
         "out-dir": { type: "string" },
         bundle: { type: "string" },
         timeout: { type: "string" },
@@ -405,6 +608,7 @@ async function main(): Promise<number> {
       profile: values.profile,
       dryRun: values["dry-run"],
       noTables: values["no-tables"],
+      erase: values.erase,
       outDir: values["out-dir"],
       bundle: values.bundle,
       timeoutS: number(values.timeout, "timeout"),

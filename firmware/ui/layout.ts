@@ -53,7 +53,8 @@ export interface CompiledProfile<P> {
   buzzer: P | undefined;
   /** The board has setDeepSleep (STM32: the Pico); ESP32 builds do not (ESPRUINO.md 5.5). */
   deepSleep: boolean;
-  battery: { pin: P; ratio: number; fullV: number; lowV: number; emptyV: number } | undefined;
+  /** undefined: USB only. fullScale: the pin voltage analogRead reports as 1, or 0 to measure it with E.getAnalogVRef(). */
+  battery: { pin: P; ratio: number; fullV: number; lowV: number; emptyV: number; fullScale: number } | undefined;
 }
 
 /** What the ui needs to know of the build: segments, sizes, and which key is which grid position or codemaker-pad function. */

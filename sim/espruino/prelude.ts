@@ -88,7 +88,7 @@ export function preludeSource(p: Profile, o: PreludeOptions): string {
     `var KROW=new Uint8Array(${JSON.stringify(keys.map((k) => k.rowLine))}),KCOL=new Uint8Array(${JSON.stringify(keys.map((k) => k.colLine))});`,
   );
   L.push(
-    `var LEDPIN=${pinIndex(p.leds.pin)},PWRPIN=${pinIndex(p.leds.powerPin)},PWRON=${p.leds.powerOnLevel ?? 1},BUZPIN=${pinIndex(p.buzzer?.pin)},BATPIN=${pinIndex(p.battery?.pin)},BATRATIO=${p.battery?.dividerRatio ?? 1};`,
+    `var LEDPIN=${pinIndex(p.leds.pin)},PWRPIN=${pinIndex(p.leds.powerPin)},PWRON=${p.leds.powerOnLevel ?? 1},BUZPIN=${pinIndex(p.buzzer?.pin)},BATPIN=${pinIndex(p.battery?.pin)},BATRATIO=${p.battery?.dividerRatio ?? 1},BATSCALE=${p.battery?.adcFullScaleV ?? 3.3};`,
   );
   L.push(
     `var BOUNCE=${o.bounceMs},HOLD=${o.tapHoldMs},REPORT=${o.reportFrames ? 1 : 0},RAM=${tables.length || o.ram ? 1 : 0},TRACKMEM=${o.trackMemory ? 1 : 0},LEDS=${ledCount(p)};`,
@@ -197,7 +197,7 @@ global.clearWatch=function(id){
 global.setTimeout=function(fn,ms){return oSetTimeout(run,ms,fn,arguments[2]);};
 global.setInterval=function(fn,ms){return oSetInterval(run,ms,fn,arguments[2]);};
 global.analogRead=function(p){
-  if(p===BATPIN){var v=batV/BATRATIO/3.3;if(v<0)v=0;if(v>4095/4096)v=4095/4096;return Math.floor(v*4096)/4096;}
+  if(p===BATPIN){var v=batV/BATRATIO/BATSCALE;if(v<0)v=0;if(v>4095/4096)v=4095/4096;return Math.floor(v*4096)/4096;}
   return (typeof p==="number"&&colOf(p)>=0)?global.digitalRead(p)*4095/4096:0;
 };
 global.analogWrite=function(p,d,o){

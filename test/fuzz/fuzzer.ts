@@ -649,8 +649,8 @@ class Segment {
       const n = rng.int(3, 12);
       for (let i = 0; i < n; i++) this.tap(k, rng.int(4, 30), rng.int(4, 30));
       this.note("burst", `burst of ${n} on ${k}`);
-    } else if (x < 0.683) {
-      // The battery sags (low: a warning and a save; empty: a save and sleep) and, if empty, comes back.
+    } else if (x < 0.683 && b.profile.battery) {
+      // The battery sags (low: a warning and a save; empty: a save and sleep) and, if empty, comes back. A USB-only build has none.
       const volts = this.pick([4.15, 4.0, 3.7, 3.5, 3.44, 3.4, 3.31, 3.25]);
       const usb = rng.next() < 0.3;
       b.setBattery(volts, usb);

@@ -11,12 +11,14 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
+import { crc32 } from "node:zlib";
 import { BOARDS } from "../../hardware/boards.ts";
 import { listProfiles } from "../../hardware/profile.ts";
-import { ROOT } from "../../firmware/tools/build.ts";
+import { DEFAULT_OUT, ROOT } from "../../firmware/tools/build.ts";
 import {
   checkPort,
   checkStorageFit,
+  espruinoCli,
   flash,
   FlashError,
   storageBudget,
@@ -158,59 +160,229 @@ describe("the budget", () => {
   });
 });
 
+/**
+ * A stand-in board over tcp://: records what the CLI sends, answers each line with a prompt like the REPL, and answers
+ * the flash tool's own questions (board-console.ts): its report from `report`, and the read-back from the Storage writes
+ * it has seen. `locked` plays a locked console (a password prompt to every line).
+ */
+async function standInBoard(opts: { report?: Record<string, unknown>; locked?: boolean; lose?: string } = {}) {
+  const received: string[] = [];
+  const report = { v: "2v29", b: "PICO_R1_3", t: 49152, f: 49152, x: 0, l: [], ...opts.report };
+  const server = createServer((socket) => {
+    let pending = "";
+    socket.on("data", (d) => {
+      const text = d.toString("latin1");
+      if (opts.locked) return void socket.write("\r\npassword>");
+      pending += text;
+      const lines = pending.split("\n");
+      pending = lines.pop()!;
+      for (const line of lines) {
+        if (!line.includes('"<"+"<BB"')) {
+          received.push(line + "\n");
+          socket.write("\r\n>");
+          continue;
+        }
+        let answer: unknown = report;
+        const names = /return (\[[^\]]*\])\.map/.exec(line);
+        if (names) {
+          const { files } = replayUpload(received.join(""));
+          if (opts.lose) files.delete(opts.lose);
+          answer = (JSON.parse(names[1]) as string[]).map((n) => (files.has(n) ? [files.get(n)!.length, crc32(files.get(n)!)] : null));
+        } else if (line.includes("eraseAll") || line.includes("compact")) answer = 1;
+        socket.write(`<<BB ${JSON.stringify(answer)} BB>>\r\n>`);
+      }
+      if (text.includes("\x03")) socket.write("\r\n>");
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  return {
+    port: `tcp://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stream: () => received.join(""),
+    close: () => new Promise((done) => server.close(done)),
+  };
+}
+
+/** A stand-in CLI: prints `lines`, exits with `code`, writes nothing. */
+function fakeCli(name: string, lines: string[], code = 0): string {
+  const cli = join(dir, `${name}.cjs`);
+  writeFileSync(cli, `${lines.map((l) => `console.log(${JSON.stringify(l)});`).join("")} process.exit(${code});\n`);
+  return cli;
+}
+
 describe("npm run flash with a board", () => {
-  it("uploads the bundle into .bootcde and loads it (a stand-in board over tcp:// records what arrives)", async () => {
-    const received: Buffer[] = [];
-    const server = createServer((socket) =>
-      socket.on("data", (d) => {
-        received.push(d);
-        // Answer like the REPL: a prompt after each line or Ctrl-C.
-        if (d.includes(3) || d.includes(10)) socket.write("\r\n>");
-      }),
-    );
-    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  it("checks the board, uploads the bundle and the tables, loads it, and verifies each file's length and CRC-32", async () => {
+    const board = await standInBoard();
     try {
-      const port = (server.address() as AddressInfo).port;
-      const r = await flashQuietly({ port: `tcp://127.0.0.1:${port}`, outDir: join(dir, "tcp") });
-      expect(r.exitCode).toBe(0);
+      const r = await flashQuietly({ port: board.port, outDir: join(dir, "tcp") });
+      expect(r.exitCode, r.text).toBe(0);
       expect(r.text).toContain("Upload Complete");
-      const stream = Buffer.concat(received).toString("latin1");
+      expect(r.text).toContain("board: Espruino 2v29 on PICO_R1_3; Storage 49152 bytes, 49152 free, 0 trash, 0 files");
+      const stream = board.stream();
       expect(stream).toContain("\x10reset();\n");
       const { files, loaded } = replayUpload(stream);
       expect(files.get(".bootcde")!.toString("latin1")).toBe(readFileSync(r.bundle, "latin1"));
       expect(loaded).toEqual([".bootcde"]);
       expect(stream).not.toContain("save()");
+      expect(r.verified!.map((v) => v.name)).toEqual([".bootcde", ...solverTablesFor(5).map((t) => t.name)]);
+      expect(r.verified![0]).toEqual({ name: ".bootcde", bytes: r.bundleBytes, crc32: crc32(readFileSync(r.bundle)) });
+      expect(r.text).toMatch(/verified: \.bootcde \d+ bytes crc32 [0-9a-f]+, bb\.t\.brainiac/);
+      expect(r.text).toContain("done: r1-pico runs from .bootcde");
     } finally {
-      server.close();
+      await board.close();
     }
   });
 
+  it("fails verification, naming the file, when what the board stored differs from what was sent", async () => {
+    const board = await standInBoard({ lose: "bb.t.race+" });
+    try {
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "lost") })).rejects.toMatchObject({
+        exitCode: 1,
+        message: expect.stringMatching(/verification failed[\s\S]*bb\.t\.race\+: not in the board's Storage[\s\S]*--erase/),
+      });
+    } finally {
+      await board.close();
+    }
+  });
+
+  it("refuses an Espruino older than 2v29 and says how to update the Pico", async () => {
+    const board = await standInBoard({ report: { v: "2v19" } });
+    try {
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "old") })).rejects.toMatchObject({
+        exitCode: 2,
+        message: expect.stringMatching(/runs Espruino 2v19; the firmware needs 2v29 or later[\s\S]*Web IDE/),
+      });
+      expect(board.stream()).not.toContain('Storage").write');
+    } finally {
+      await board.close();
+    }
+  });
+
+  it("refuses a board other than the profile's", async () => {
+    const board = await standInBoard({ report: { b: "ESP32" } });
+    try {
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "other") })).rejects.toMatchObject({
+        exitCode: 2,
+        message: expect.stringContaining("the board says it is ESP32, but profile r1-pico is for the Espruino Pico"),
+      });
+    } finally {
+      await board.close();
+    }
+  });
+
+  it("measures the board's Storage: refuses when other files leave no room, naming them and --erase; --erase erases first", async () => {
+    const full = { f: 9000, x: 0, l: [["old-game.json", 30000]] };
+    const board = await standInBoard({ report: full });
+    try {
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "full") })).rejects.toMatchObject({
+        exitCode: 1,
+        message: expect.stringMatching(/Storage has no room[\s\S]*"old-game\.json" \(30000 bytes\)[\s\S]*--erase/),
+      });
+      expect(board.stream()).not.toContain("eraseAll");
+    } finally {
+      await board.close();
+    }
+    // The stand-in reports the same after eraseAll, so --erase is seen sending it, then refused the same way.
+    const again = await standInBoard({ report: full });
+    try {
+      await expect(flashQuietly({ port: again.port, bundle: DEFAULT_OUT, outDir: join(dir, "full2"), erase: true })).rejects.toThrow(
+        /no room/,
+      );
+      expect(again.stream()).toBe("");
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("compacts first when the files fit only in the room the trash takes", async () => {
+    const board = await standInBoard({ report: { f: 20000, x: 29000 } });
+    try {
+      const r = await flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "trash") });
+      expect(r.exitCode, r.text).toBe(0);
+      expect(r.text).toContain("compacting the board's Storage first");
+    } finally {
+      await board.close();
+    }
+  });
+
+  it("a locked console is refused with the recovery: the Pico's button just after plugging in", async () => {
+    const board = await standInBoard({ locked: true });
+    try {
+      await expect(flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "locked") })).rejects.toMatchObject({
+        exitCode: 1,
+        message: expect.stringMatching(/console is locked[\s\S]*press its button just after plugging in/),
+      });
+    } finally {
+      await board.close();
+    }
+  });
+
+  it("nothing listening on the port: exit 2, saying to start the console", async () => {
+    const board = await standInBoard();
+    const port = board.port;
+    await board.close();
+    await expect(flashQuietly({ port, bundle: DEFAULT_OUT, outDir: join(dir, "nobody") })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/nothing is listening on tcp:\/\/127\.0\.0\.1:\d+: start the console first/),
+    });
+  });
+
   it("stops a CLI that never finishes and explains the short-upload bug", async () => {
+    const board = await standInBoard();
     const hang = join(dir, "hang.cjs");
     writeFileSync(hang, "setInterval(() => {}, 1000);\n");
     const small = join(dir, "small.js");
     writeFileSync(small, 'print("hi");\n');
-    const attempt = flashQuietly({ port: "tcp://127.0.0.1:9", bundle: small, cli: hang, timeoutS: 1, outDir: join(dir, "hang") });
-    await expect(attempt).rejects.toMatchObject({
-      exitCode: 1,
-      message: expect.stringMatching(/did not finish within 1 s[\s\S]*never reports uploads of 512 bytes or less as done/),
-    });
+    try {
+      const attempt = flashQuietly({ port: board.port, bundle: small, cli: hang, timeoutS: 1, outDir: join(dir, "hang") });
+      await expect(attempt).rejects.toMatchObject({
+        exitCode: 1,
+        message: expect.stringMatching(/did not finish within 1 s[\s\S]*never reports uploads of 512 bytes or less as done/),
+      });
+    } finally {
+      await board.close();
+    }
   });
 
-  it("fails when the firmware reports an error as it starts, although the upload completed", async () => {
+  it("fails when the firmware reports an error as it starts, although the upload completed and verified", async () => {
+    const board = await standInBoard();
+    const real = espruinoCli();
+    // The real CLI uploads; then the stand-in CLI's line is what a failing firmware prints.
     const cli = join(dir, "uncaught.cjs");
-    writeFileSync(cli, 'console.log("--] Uncaught ReferenceError: \\"setDeepSleep\\" is not defined"); process.exit(0);\n');
-    const r = await flashQuietly({ port: "tcp://127.0.0.1:9", cli, outDir: join(dir, "uncaught") });
-    expect(r.exitCode).toBe(1);
-    expect(r.text).toContain("flash failed: the firmware reported an error when it started");
+    writeFileSync(
+      cli,
+      `const r = require("child_process").spawnSync(process.execPath, [${JSON.stringify(real)}, ...process.argv.slice(2)], { stdio: "inherit" });` +
+        'console.log("--] Uncaught ReferenceError: \\"setDeepSleep\\" is not defined"); process.exit(r.status);\n',
+    );
+    try {
+      const r = await flashQuietly({ port: board.port, cli, bundle: DEFAULT_OUT, outDir: join(dir, "uncaught"), noTables: true });
+      expect(r.exitCode).toBe(1);
+      expect(r.verified?.map((v) => v.name)).toEqual([".bootcde"]);
+      expect(r.text).toContain("flash failed: the firmware reported an error when it started");
+    } finally {
+      await board.close();
+    }
   });
 
-  it("fails when the CLI could not open the port, although the CLI exits 0", async () => {
-    const cli = join(dir, "unable.cjs");
-    writeFileSync(cli, 'console.error("Unable to connect!"); process.exit(0);\n');
-    const r = await flashQuietly({ port: "tcp://127.0.0.1:9", cli, outDir: join(dir, "unable") });
-    expect(r.exitCode).toBe(1);
-    expect(r.text).toContain("flash failed: the CLI could not open the port");
+  it("fails when the CLI could not open the port or the board overflowed, although the CLI exits 0", async () => {
+    const board = await standInBoard();
+    try {
+      for (const [line, why] of [
+        ["Unable to connect!", "the CLI could not open the port"],
+        ["--] FIFO_FULL", "the board's input buffer overflowed (FIFO_FULL)"],
+        ["--] Uncaught Error: Unable to find or create file", "the board's Storage had no room for a file"],
+      ]) {
+        const attempt = flashQuietly({
+          port: board.port,
+          cli: fakeCli("fails", [line]),
+          bundle: DEFAULT_OUT,
+          outDir: join(dir, "unable"),
+          noTables: true,
+        });
+        await expect(attempt).rejects.toMatchObject({ exitCode: 1, message: expect.stringContaining(`upload failed: ${why}`) });
+      }
+    } finally {
+      await board.close();
+    }
   });
 });
 

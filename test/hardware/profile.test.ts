@@ -12,6 +12,7 @@ import {
   listProfiles,
   loadProfile,
   ProfileError,
+  profileFile,
   SCHEMA_PATH,
   SEGMENT_NAMES,
   type Profile,
@@ -29,7 +30,7 @@ function problemsAfter(change: (p: Profile) => void, id = "r1-pico"): string[] {
   const p = profile(id);
   change(p);
   try {
-    checkProfile(p);
+    checkProfile(profileFile(p));
     return [];
   } catch (e) {
     if (e instanceof ProfileError) return e.problems;
@@ -171,6 +172,28 @@ describe("a bad profile is refused with the field and the reason", () => {
       p.keys.matrices[1].colPins[3] = "D12";
     }, "r1-esp32");
     expect(problems).toEqual(["keys.matrices[1].colPins[3]: D12 cannot be watched in deep sleep on the ESP32 DevKitC"]);
+  });
+
+  it("a battery: kind none takes no divider fields, a divider needs all of them, and an ESP32 divider needs its ADC full scale", () => {
+    expect(problemsAfter((p) => Object.assign(p, { battery: { kind: "none", pin: "B1" } }))).toEqual([
+      'battery: kind "none" (USB only) takes no other fields (got pin)',
+    ]);
+    expect(problemsAfter((p) => Object.assign(p, { battery: { kind: "divider", pin: "B1", dividerRatio: 2 } }))).toEqual([
+      'battery: kind "divider" needs fullV, lowV, emptyV',
+    ]);
+    expect(problemsAfter((p) => delete p.battery!.adcFullScaleV, "r1-esp32")).toEqual([
+      "battery.adcFullScaleV: the ESP32 DevKitC has no E.getAnalogVRef(), so give the ADC's full scale in volts (ESP32: 3.9 at Espruino's 11 dB attenuation)",
+    ]);
+    expect(problemsAfter((p) => Object.assign(p, { battery: { kind: "solar" } }))).toEqual([
+      expect.stringMatching(/^battery\.kind: must be one of "none", "divider"/),
+    ]);
+  });
+
+  it("a profile file without a battery is refused: USB only must be said (battery kind none)", () => {
+    const p = profile() as Partial<Profile>;
+    delete p.battery;
+    expect(() => checkProfile(p)).toThrow(/battery: is required but missing/);
+    expect(checkProfile(profileFile(p as Profile)).battery).toBeUndefined();
   });
 
   it("loadProfile refuses a bad file with the same messages, and names the profiles when one is missing", () => {

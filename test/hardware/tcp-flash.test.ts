@@ -3,16 +3,21 @@
  * the bundle into the virtual board's Storage as .bootcde, and after a power cycle the unit boots from it and
  * answers a key press. Also npm run flash (firmware/tools/flash.ts) through the same port, and the REPL as the CLI
  * and a terminal see it. No network: the CLI gets the offline board file, and the console listens on 127.0.0.1.
+ * Last, npm run flash against the real interpreter (Espruino for Linux, ../shared/tools/espruino, in a network
+ * namespace of its own: real-espruino.ts): version, Storage, --erase, read-back, a locked console, nobody listening.
  */
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { crc32 } from "node:zlib";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
 import { flash } from "../../firmware/tools/flash.ts";
+import { BoardConsole } from "../../firmware/tools/board-console.ts";
+import { ESPRUINO, HAS_ESPRUINO, startRealEspruino, type RealEspruino } from "./real-espruino.ts";
 import { BOOT_FILE, VirtualBoard } from "../../sim/board.ts";
 import { countBrackets, formatResult, startConsoleServer, type ConsoleServer } from "../../sim/console.ts";
 
@@ -275,3 +280,117 @@ describe("the console's pieces", () => {
     expect(formatResult(new Uint8Array(3))).toBe("new Uint8Array(3)");
   });
 });
+
+// ---------------------------------------------------------------- the real interpreter (issue 13 item 5, issue 17)
+
+/** A firmware that runs on Espruino for Linux (which has no Pico pins): it notes that it booted. Over 512 bytes, so the CLI finishes. */
+const LINUX_FIRMWARE = `var bootedFrom = "brainboard-test";\n/*${"padding so the upload is over the CLI's 512-byte short-upload limit ".repeat(10)}*/\n`;
+
+describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
+  HAS_ESPRUINO && HAS_CLI
+    ? "npm run flash against the real Espruino interpreter (espruino --telnet)"
+    : `npm run flash against the real Espruino interpreter (skipped: ${HAS_CLI ? `${ESPRUINO} is missing` : "node_modules/espruino is not installed"})`,
+  () => {
+    let real: RealEspruino | undefined;
+    afterEach(async () => {
+      await real?.stop();
+      real = undefined;
+    });
+
+    /** Asks the interpreter one question over its console. */
+    async function ask<T>(port: string, expression: string): Promise<T> {
+      const c = await BoardConsole.open(port);
+      try {
+        return await c.query<T>(expression);
+      } finally {
+        await c.close();
+      }
+    }
+
+    it("writes R1's bundle and every solver table, and the board's own E.CRC32 agrees with each", async () => {
+      real = await startRealEspruino();
+      let text = "";
+      const r = await flash({
+        port: real.port,
+        bundle,
+        outDir: join(dir, "real"),
+        timeoutS: 120,
+        out: (t) => (text += t),
+        err: (t) => (text += t),
+      });
+      expect(r.board).toMatchObject({ version: expect.stringMatching(/^2v29/), board: "LINUX", files: [] });
+      const tables = solverTablesFor(5);
+      expect(r.verified).toEqual([
+        { name: BOOT_FILE, bytes: readFileSync(bundle).length, crc32: crc32(readFileSync(bundle)) },
+        ...tables.map((t) => ({ name: t.name, bytes: t.bytes.length, crc32: crc32(t.bytes) })),
+      ]);
+      // Espruino for Linux has no B15, so the firmware fails as it starts. The CLI quits 500 ms after the board's last
+      // output, so whether that error reaches it depends on timing: when it does, the tool says so and exits 1.
+      if (r.exitCode !== 0) {
+        expect(text).toContain('Uncaught ReferenceError: "B15" is not defined');
+        expect(text).toMatch(
+          /flash failed: the firmware reported an error when it started \(see the output above\); the upload itself completed\n$/,
+        );
+      } else expect(text).toContain("done: r1-pico runs from .bootcde");
+    });
+
+    it("measures the free Storage first: a board too full is refused naming its files; --erase clears it, then the firmware is written, verified and runs", async () => {
+      real = await startRealEspruino();
+      const firmware = join(dir, "linux-firmware.js");
+      writeFileSync(firmware, LINUX_FIRMWARE);
+      expect(await ask(real.port, 'require("Storage").write("old-junk", new Uint8Array(255000))')).toBe(true);
+      let text = "";
+      const opts = {
+        port: real.port,
+        bundle: firmware,
+        outDir: join(dir, "real-full"),
+        timeoutS: 120,
+        out: (t: string) => (text += t),
+        err: (t: string) => (text += t),
+      };
+      await expect(flash(opts)).rejects.toMatchObject({
+        exitCode: 1,
+        message: expect.stringMatching(/Storage has no room[\s\S]*"old-junk" \(255000 bytes\)[\s\S]*--erase/),
+      });
+      expect(await ask(real.port, 'require("Storage").list()')).toEqual(["old-junk"]);
+
+      text = "";
+      const r = await flash({ ...opts, erase: true });
+      expect(r.exitCode, text).toBe(0);
+      expect(text).toContain("erasing the board's whole Storage (--erase)");
+      expect(r.verified!.map((v) => v.name)).toEqual([BOOT_FILE, ...solverTablesFor(5).map((t) => t.name)]);
+      expect((await ask<string[]>(real.port, 'require("Storage").list()')).sort()).toEqual(
+        [BOOT_FILE, ...solverTablesFor(5).map((t) => t.name)].sort(),
+      );
+      // load(".bootcde") at the end of the upload ran it.
+      expect(await ask(real.port, "bootedFrom")).toBe("brainboard-test");
+    });
+
+    it("a firmware that locks the console cannot be flashed over: the tool stops and names the recovery", async () => {
+      real = await startRealEspruino();
+      const locking = join(dir, "locking-firmware.js");
+      writeFileSync(locking, `E.setPassword("secret"); E.lockConsole();\n${LINUX_FIRMWARE}`);
+      const opts = { port: real.port, outDir: join(dir, "real-locked"), timeoutS: 120, noTables: true, out: () => {}, err: () => {} };
+      // The upload itself goes through; verifying it meets the lock the new firmware set.
+      await expect(flash({ ...opts, bundle: locking })).rejects.toMatchObject({
+        exitCode: 1,
+        message: expect.stringMatching(/console is locked[\s\S]*press its button just after plugging in/),
+      });
+      await expect(flash({ ...opts, bundle: locking })).rejects.toThrow(/console is locked/);
+    });
+
+    it("a port where nothing listens is exit 2, before anything is built or sent", async () => {
+      const built = existsSync(join(dir, "real-gone", "firmware.js"));
+      real = await startRealEspruino();
+      const port = real.port;
+      await real.stop();
+      real = undefined;
+      // No bundle given: a build would come first if the port were not checked before it.
+      await expect(flash({ port, outDir: join(dir, "real-gone"), out: () => {}, err: () => {} })).rejects.toMatchObject({
+        exitCode: 2,
+        message: expect.stringContaining(`nothing is listening on ${port}`),
+      });
+      expect(built || existsSync(join(dir, "real-gone", "firmware.js"))).toBe(false);
+    });
+  },
+);

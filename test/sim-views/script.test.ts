@@ -48,6 +48,10 @@ describe("parseScript: the commands", () => {
     expect(parseScript("power on\npower off\npower cycle").map((c) => (c as { action: string }).action)).toEqual(["on", "off", "cycle"]);
   });
 
+  it("refuses battery on a USB-only build, saying why", () => {
+    expect(() => parseScript("battery 3.7", "mini-pico")).toThrow(/battery: the mini-pico build has no battery .*USB only/);
+  });
+
   it("reads battery with and without usb", () => {
     expect(parseScript("battery 3.7\nbattery 4.1 usb")).toEqual([
       { line: 1, op: "battery", volts: 3.7, usb: false },
