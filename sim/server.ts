@@ -37,6 +37,7 @@ import { Prng } from "./random.ts";
 import { ExpectFailure, parseScript, runCommand, ScriptError, formatCommand } from "./script.ts";
 import { formatBoard } from "./text.ts";
 import { Watcher, type WatchOptions, type WatchStatus } from "./watch.ts";
+import { StatusReader, type UnitStatus } from "./status.ts";
 import { PRESET_IDS } from "../firmware/core/presets.ts";
 import type { PresetId } from "../firmware/core/types.ts";
 import { COLOUR_INITIALS, INITIALS_LEGEND, screenViews, type ScreenPixel } from "./view.ts";
@@ -95,6 +96,8 @@ export interface SimState {
   flip: FlipCards | null;
   /** Watching the unit play (sim/watch.ts): running or not, the latest line and the recent ones; null before the first watch. */
   watch: WatchStatus | null;
+  /** What the unit shows and what to do next, in words, with the scores as numbers and the keys' legends (sim/status.ts). */
+  status: UnitStatus;
 }
 
 /** Brain Flip's cards on the pad: picture ids in card order (card = row * grid + column). */
@@ -219,6 +222,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     return { game: d.game, grid: d.grid, pictures: d.pictures.slice(), picked };
   };
 
+  const unitStatus = new StatusReader(board);
   const state = (): SimState => {
     const bat = board.battery;
     const b = profile.battery;
@@ -236,6 +240,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       view: { ...view },
       flip: flipCards(),
       watch: watcher ? watcher.status() : null,
+      status: unitStatus.status(),
     };
   };
   const send = (res: ServerResponse, event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
