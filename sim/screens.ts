@@ -94,13 +94,25 @@ export function menuLegends(game: "codebreaker" | "brainflip"): ScreenLegends {
   return { pad, maker: {} };
 }
 
-/** The codebreaker games' play screen: the main pad and the codemaker pad. */
-export function codebreakerLegends(profile: Profile): ScreenLegends {
+/** What a game uses of the pad: its holes, colours and whether blanks are allowed (the whole pad when not given). */
+export interface GameShape {
+  pegs: number;
+  colours: number;
+  blanks: boolean;
+}
+
+/** The codebreaker games' play screen: the main pad and the codemaker pad (`game`: only the keys its rules use). */
+export function codebreakerLegends(profile: Profile, game?: GameShape): ScreenLegends {
   const pad = blankPad();
-  PEG_NAMES.forEach((name, i) => (pad[G_COLOUR + i] = { label: `${i + 1} ${name}`, about: `colour ${i + 1}, ${name}` }));
-  pad[G_BLANK] = { label: "blank", about: "blank (an empty hole; harder variants)" };
+  const pegs = Math.min(profile.pegs, game ? game.pegs : profile.pegs);
+  const colours = game ? game.colours : PEG_NAMES.length;
+  const blanks = game ? game.blanks : true;
+  PEG_NAMES.forEach((name, i) => {
+    if (i < colours) pad[G_COLOUR + i] = { label: `${i + 1} ${name}`, about: `colour ${i + 1}, ${name}` };
+  });
+  if (blanks) pad[G_BLANK] = { label: "blank", about: "blank (an empty hole; harder variants)" };
   pad[G_HINT] = { label: "hint", about: "hint: how many codes still fit, and one of them" };
-  for (let i = 0; i < profile.pegs; i++) pad[G_SLOT + i] = { label: `hole ${i + 1}`, about: `choose hole ${i + 1} to fill` };
+  for (let i = 0; i < pegs; i++) pad[G_SLOT + i] = { label: `hole ${i + 1}`, about: `choose hole ${i + 1} to fill` };
   const mk = profile.keymap.maker;
   if (!mk) {
     pad[G_EXACT] = { label: "exact", about: "codemaker: one more exact (right colour, right place)" };

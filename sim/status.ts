@@ -252,7 +252,7 @@ function playStatus(
       st.line += n === 0 ? " Hint: no code fits: the answers contradict each other." : ` Hint: ${n} code${n === 1 ? "" : "s"} still fit.`;
     }
   }
-  st.keys = legendsByKey(profile, codebreakerLegends(profile));
+  st.keys = legendsByKey(profile, codebreakerLegends(profile, rules));
   return st;
 }
 
