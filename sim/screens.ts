@@ -55,10 +55,10 @@ export const GAME_NAMES: Record<string, string> = {
 };
 
 export const MODE_NAMES: Record<MatchMode, { label: string; about: string }> = {
-  referee: { label: "2 players", about: "roles 1: two players, the unit referees" },
-  manual: { label: "maker answers", about: "roles 2: two players, the codemaker answers each row" },
-  "unit-makes": { label: "vs unit, it makes", about: "roles 3: you against the unit, it makes the first code" },
-  "unit-breaks": { label: "vs unit, it breaks", about: "roles 4: you against the unit, it breaks first" },
+  referee: { label: "1: unit referees", about: "roles 1: two players, the unit referees" },
+  manual: { label: "2: maker answers", about: "roles 2: two players, the codemaker answers each row" },
+  "unit-makes": { label: "3: vs unit, it makes", about: "roles 3: you against the unit, it makes the first code" },
+  "unit-breaks": { label: "4: vs unit, it breaks", about: "roles 4: you against the unit, it breaks first" },
 };
 
 function blankPad(): KeyLegend[] {
