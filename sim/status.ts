@@ -232,8 +232,8 @@ function playStatus(
     const where = makerPad ? "on the codemaker pad" : "on the pad";
     line =
       role === "breaker"
-        ? `Answer the unit's guess on row ${row - 1}: exact, near, then OK ${where}.`
-        : `${cap(maker)}: answer row ${row - 1}: exact, near, then OK ${where}.`;
+        ? `Answer the unit's guess on row ${row}: exact, near, then OK ${where}.`
+        : `${cap(maker)}: answer row ${row}: exact, near, then OK ${where}.`;
   }
   const st: UnitStatus = { screen: "codebreaker", line, alert: "", game: "", scores: [], facts: [], history: [], keys: {} };
   addMatchNumbers(st, m);
