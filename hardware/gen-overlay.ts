@@ -1,5 +1,5 @@
 /**
- * npx tsx hardware/gen-overlay.ts [--check]   (npm run overlay, npm run overlay:check)
+ * npx tsx hardware/gen-overlay.ts [--check | --force]   (npm run overlay, npm run overlay:check)
  *
  * The printed legend overlay of the unit's keys, one sheet per screen (menu, codebreaker games, Brain
  * Flip), for every profile in hardware/profiles/: hardware/overlay/overlay-<id>-<screen>.svg, and
@@ -9,7 +9,8 @@
  *
  * The PDF is printed by Chromium (playwright-core, already used by the browser tests) from the SVGs;
  * its title carries a digest of them, so --check (which needs no browser) knows whether the committed
- * PDF is the print of the committed SVGs. --check writes nothing and exits 1 when a file is stale.
+ * PDF is the print of the committed SVGs, and a PDF is printed again only when they change (--force
+ * prints all). --check writes nothing and exits 1 when a file is stale.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -229,6 +230,7 @@ export function staleOverlays(sets: OverlaySet[] = overlaySets()): string[] {
 
 /** Prints each set's SVGs as the pages of its PDF, at their size (A4, no margins), with Chromium. */
 async function writePdfs(sets: OverlaySet[]): Promise<void> {
+  if (!sets.length) return;
   const { findChromium, launchChromium, CHROMIUM_HELP } = await import("../sim/browser.ts");
   const chromium = findChromium();
   if ("missing" in chromium) throw new Error(`cannot print the PDFs: ${chromium.missing}; ${CHROMIUM_HELP}`);
@@ -267,13 +269,13 @@ async function main(): Promise<number> {
   }
   mkdirSync(OVERLAY_DIR, { recursive: true });
   for (const set of sets) for (const s of set.svgs) writeFileSync(OVERLAY_DIR + s.file, s.text);
-  await writePdfs(sets);
-  console.log(
-    `wrote ${sets
-      .flatMap((s) => [...s.svgs.map((x) => x.file), s.pdf])
-      .map((f) => `hardware/overlay/${f}`)
-      .join(", ")}`,
-  );
+  // A PDF is printed again only when its SVGs changed (Chromium stamps every print with its date).
+  const force = process.argv.includes("--force");
+  const printed = sets.filter((set) => force || staleOverlays([set]).length > 0);
+  await writePdfs(printed);
+  const files = [...sets.flatMap((s) => s.svgs.map((x) => x.file)), ...printed.map((s) => s.pdf)];
+  const rest = printed.length < sets.length ? " (the other PDFs were current)" : "";
+  console.log(`wrote ${files.map((f) => `hardware/overlay/${f}`).join(", ")}${rest}`);
   return 0;
 }
 

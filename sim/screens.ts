@@ -128,7 +128,7 @@ export function codebreakerLegends(profile: Profile, game?: GameShape): ScreenLe
       (id, i) => (maker[id] = { label: `${i + 1} ${PEG_NAMES[i]}`, about: `codemaker: colour ${i + 1}, ${PEG_NAMES[i]}` }),
     );
     maker[mk.blank] = { label: "blank", about: "codemaker: blank" };
-    const exact = maker[mk.exact] && mk.exact === mk.blank ? "blank / exact" : "exact";
+    const exact = maker[mk.exact] && mk.exact === mk.blank ? "blank · exact" : "exact";
     maker[mk.exact] = { label: exact, about: `codemaker: ${exact} (one more exact mark)` };
     maker[mk.near] = { label: "near", about: "codemaker: one more near mark" };
     maker[mk.undo] = { label: "undo", about: "codemaker: undo" };

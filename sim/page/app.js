@@ -535,8 +535,10 @@ function paintKeys(s) {
   const changed = shown !== keyLegendsShown;
   keyLegendsShown = shown;
   unitEl.dataset.screen = s.status.screen;
+  // Off or asleep there are no legends: the keys show what is printed on them.
+  const printed = Object.keys(legends).length === 0;
   for (const [id, el] of keyEls) {
-    const legend = legends[id];
+    const legend = printed ? undefined : legends[id] || { label: "", about: "" };
     if (el.classList.contains("card") && s.flip) continue; // a card is named by its picture (paintCards)
     if (changed) {
       // Off, asleep or before the first state: the printed legends (the play screen's).
