@@ -173,7 +173,7 @@ function addMatchNumbers(st: UnitStatus, m: MatchState): void {
     const what = g.replayed
       ? `wrong information, replayed: ${breaker} +${g.gained[1 - g.maker]}`
       : g.solved
-        ? `${breaker} solved it in ${g.rowsPlayed} rows`
+        ? `${breaker} solved it in ${g.rowsPlayed} row${g.rowsPlayed === 1 ? "" : "s"}`
         : `not solved in ${g.rowsPlayed} rows`;
     const gained = [0, 1].map((p) => `${who[p]} +${g.gained[p]}`).join(", ");
     return `Game ${i + 1}: ${maker} made the code; ${what} (${gained}).`;
@@ -219,10 +219,12 @@ function playStatus(
     line = `Not solved in ${rules.rows} rows: ${gain}. The secret shows on the pad's row 3.${next}`;
   } else if (game.phase === "secret") {
     const where = makerPad ? "on the codemaker pad" : "on the pad";
+    // A build with a codemaker pad or a secret segment has a shield over them (sim/geometry.ts).
+    const shield = makerPad || profile.leds.segments.some((sg) => sg.name === "secret") ? "open the shield, " : "";
     line =
       role === "breaker"
-        ? `You make the code: open the shield, key ${keysFor(rules.pegs)} ${where}, then OK; or press OK on an empty secret to keep it in your head.`
-        : `${cap(maker)} makes the code: open the shield, key ${keysFor(rules.pegs)} ${where}, then OK. ${cap(breaker)}, look away.`;
+        ? `You make the code: ${shield}key ${keysFor(rules.pegs)} ${where}, then OK; or press OK on an empty secret to keep it in your head.`
+        : `${cap(maker)} makes the code: ${shield}key ${keysFor(rules.pegs)} ${where}, then OK. ${cap(breaker)}, look away.`;
   } else if (game.phase === "guess") {
     line =
       role === "breaker"

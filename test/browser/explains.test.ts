@@ -66,7 +66,7 @@ describe("the page explains the unit", () => {
         expect(await statusLine(page, sim)).toBe("Solved in 1 row: player 1 (red) +1. Press OK for the next game (the roles switch).");
         await page.waitForFunction(() => document.getElementById("scores")?.textContent?.includes("1 points"));
         expect(await page.locator("#history").innerText()).toContain(
-          "Game 1: player 1 (red) made the code; player 2 (blue) solved it in 1 rows",
+          "Game 1: player 1 (red) made the code; player 2 (blue) solved it in 1 row (",
         );
         expect(pageErrors).toEqual([]);
       } finally {
