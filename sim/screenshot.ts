@@ -1,7 +1,8 @@
 /**
  * npm run screenshot [-- --out FILE]
- * Regenerates the README's picture of the simulator (sim/page/screenshot.png): a Brainiac match in
- * progress (sim/scripts/mid-game.txt) drawn by the page in headless Chromium.
+ * Regenerates the README's pictures of the simulator: a Brainiac match in progress
+ * (sim/scripts/mid-game.txt) drawn by the page in headless Chromium, in a laptop's window
+ * (sim/page/screenshot.png, or FILE) and on a phone, 390 x 844 (sim/page/screenshot-phone.png).
  */
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
@@ -12,6 +13,7 @@ import { CHROMIUM_HELP, findChromium, launchChromium } from "./browser.ts";
 import { startSimulator } from "./server.ts";
 
 export const SCREENSHOT = fileURLToPath(new URL("./page/screenshot.png", import.meta.url));
+export const PHONE_SCREENSHOT = fileURLToPath(new URL("./page/screenshot-phone.png", import.meta.url));
 const SCRIPT = fileURLToPath(new URL("./scripts/mid-game.txt", import.meta.url));
 
 async function main(): Promise<void> {
@@ -25,19 +27,27 @@ async function main(): Promise<void> {
   const { code } = await bundleFor(undefined);
   // Time moves only by the script, so the picture is the same every run (the cursor caught lit).
   const sim = await startSimulator({ firmware: code, port: 0, realtime: false, seed: 1 });
-  const browser = await launchChromium(chromium.path, { width: 1440, height: 900 });
   try {
     sim.command("wait 200"); // the boot, as scripts start
     sim.command(readFileSync(SCRIPT, "utf8"));
     sim.view.shield = true;
-    const page = await browser.context.newPage();
-    await page.goto(sim.url);
-    await page.waitForFunction((now) => document.getElementById("unit")?.dataset.now === String(now), sim.board.now);
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: out });
-    console.log(`wrote ${relative(process.cwd(), out)}`);
+    for (const [file, viewport] of [
+      [out, { width: 1440, height: 900 }],
+      [PHONE_SCREENSHOT, { width: 390, height: 844 }],
+    ] as const) {
+      const browser = await launchChromium(chromium.path, viewport);
+      try {
+        const page = await browser.context.newPage();
+        await page.goto(sim.url);
+        await page.waitForFunction((now) => document.getElementById("unit")?.dataset.now === String(now), sim.board.now);
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: file });
+        console.log(`wrote ${relative(process.cwd(), file)}`);
+      } finally {
+        await browser.close();
+      }
+    }
   } finally {
-    await browser.close();
     await sim.close();
   }
 }

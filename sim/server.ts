@@ -60,6 +60,7 @@ import {
 } from "./script.ts";
 import { formatBoard } from "./text.ts";
 import { Watcher, type WatchOptions, type WatchStatus } from "./watch.ts";
+import { StatusReader, type UnitStatus } from "./status.ts";
 import { PRESET_IDS } from "../firmware/core/presets.ts";
 import type { PresetId } from "../firmware/core/types.ts";
 import { COLOUR_INITIALS, INITIALS_LEGEND, screenViews, type ScreenPixel } from "./view.ts";
@@ -132,6 +133,8 @@ export interface SimState {
   flip: FlipCards | null;
   /** Watching the unit play (sim/watch.ts): running or not, the latest line and the recent ones; null before the first watch. */
   watch: WatchStatus | null;
+  /** What the unit shows and what to do next, in words, with the scores as numbers and the keys' legends (sim/status.ts). */
+  status: UnitStatus;
 }
 
 /** Brain Flip's cards on the pad: picture ids in card order (card = row * grid + column). */
@@ -268,6 +271,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     return { game: d.game, grid: d.grid, pictures: d.pictures.slice(), picked };
   };
 
+  const unitStatus = new StatusReader(board);
   const state = (): SimState => {
     const bat = board.battery;
     const b = profile.battery;
@@ -285,6 +289,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       view: { ...view },
       flip: flipCards(),
       watch: watcher ? watcher.status() : null,
+      status: unitStatus.status(),
     };
   };
   /** The segments as the codebreaker may see them: what lies under a closed shield is reported off. */

@@ -53,8 +53,18 @@ function toast(message) {
   toastTimer = setTimeout(() => (el.hidden = true), 5000);
 }
 
+/** The server is gone (or back): the page says so, greys the unit out and stops its clock. */
 function showOffline(on) {
+  const was = document.body.classList.contains("offline");
   $("offline").hidden = !on;
+  document.body.classList.toggle("offline", on);
+  if (on && !was) {
+    $("status").textContent =
+      "The unit is not reachable: the simulator has stopped. Start it again with npm start; this page reconnects by itself.";
+    $("alert").hidden = true;
+    $("clock").textContent = "not reachable · the clock has stopped";
+    audio.silence();
+  }
 }
 
 // ---------------------------------------------------------------- drawing the unit
@@ -77,45 +87,77 @@ function comboLabel(combo) {
   return (shift ? "⇧" : "") + (COMBO_NAMES[base] || base.toUpperCase());
 }
 
+/**
+ * The unit is drawn on two plates that meet where the board ends and the pad begins: side by side
+ * they are the unit as built; on a phone they stack, each scaled to the screen's width (the pad's
+ * keys then stay at least 44 px), and the page scrolls.
+ */
+const plates = { board: null, pad: null };
+
+/** Which plate an element centred at x (mm) belongs to. */
+function plateAt(x) {
+  return x < plates.pad.x0 ? plates.board : plates.pad;
+}
+
+function placeOn(plate, el, x, y, w, h) {
+  place(el, x - plate.x0, y, w, h);
+  plate.el.append(el);
+}
+
 function build() {
   const g = layout.geometry;
   unitEl.innerHTML = "";
   for (const seg of Object.keys(ledEls)) delete ledEls[seg];
   keyEls.clear();
   cardsShown = "";
-  unitEl.style.width = mm(g.width);
-  unitEl.style.height = mm(g.height);
-  $("model").textContent = `${g.name} · ${g.pegs} pegs × ${g.rows} rows`;
+  keyLegendsShown = "";
+  $("model").textContent = `${g.name}: a board of ${g.pegs} holes × ${g.rows} rows`;
+  // The pad's plate starts just left of the pad's well (its leftmost key, less 13 mm).
+  const padLeft = Math.min(...g.keys.filter((k) => k.padLed !== undefined).map((k) => k.x)) - 13;
+  for (const [name, x0, x1] of [
+    ["board", 0, padLeft],
+    ["pad", padLeft, g.width],
+  ]) {
+    const el = document.createElement("div");
+    el.className = `plate plate-${name}`;
+    el.dataset.plate = name;
+    plates[name] = { el, x0, w: x1 - x0, h: g.height };
+    unitEl.append(el);
+  }
 
   for (const w of g.wells) {
     const el = document.createElement("div");
     el.className = `well well-${w.kind}`;
-    place(el, w.x + w.w / 2, w.y + w.h / 2, w.w, w.h);
-    unitEl.append(el);
+    placeOn(plateAt(w.x + w.w / 2), el, w.x + w.w / 2, w.y + w.h / 2, w.w, w.h);
   }
   for (const t of g.texts) {
     const el = document.createElement("div");
     el.className = `silk silk-${t.kind} anchor-${t.anchor}`;
     el.textContent = t.text;
-    el.style.left = mm(t.x);
+    el.setAttribute("aria-hidden", "true");
+    const plate = plateAt(t.anchor === "end" ? t.x - 1 : t.x + 1);
+    el.style.left = mm(t.x - plate.x0);
     el.style.top = mm(t.y);
-    el.style.fontSize = mm(t.size * 1.4);
-    unitEl.append(el);
+    el.style.fontSize = `max(11px, ${mm(t.size * 1.4)})`;
+    plate.el.append(el);
   }
   for (const l of g.leds) {
     const hole = document.createElement("div");
     hole.className = `hole hole-${l.kind}${l.segment === "secret" ? " shielded" : ""}`;
     hole.dataset.segment = l.segment;
     hole.dataset.index = String(l.index);
+    hole.dataset.title = l.title;
+    hole.setAttribute("role", "img");
+    hole.setAttribute("aria-label", `${l.title}: off`);
     hole.title = l.title;
-    place(hole, l.x, l.y, l.d + 1.6, l.d + 1.6);
     const light = document.createElement("div");
     light.className = "light";
     const initial = document.createElement("span");
     initial.className = "initial";
+    initial.setAttribute("aria-hidden", "true");
     light.append(initial);
     hole.append(light);
-    unitEl.append(hole);
+    placeOn(plateAt(l.x), hole, l.x, l.y, l.d + 1.6, l.d + 1.6);
     (ledEls[l.segment] ||= [])[l.index] = hole;
   }
   for (const k of g.keys) {
@@ -124,10 +166,12 @@ function build() {
     el.className = `key key-${k.padLed === undefined ? "maker shielded" : "pad"}`;
     el.dataset.key = k.id;
     if (k.aliases.length) el.dataset.alias = k.aliases[0];
-    el.title = `${k.title}${k.aliases.length ? ` (${k.aliases.join(", ")})` : ""}${k.shortcuts.length ? ` — keyboard: ${k.shortcuts.map(comboLabel).join(", ")}` : ""}`;
-    place(el, k.x, k.y, k.size, k.size);
-    el.innerHTML = `<span class="cap"></span><span class="legend"></span><span class="sub"></span><span class="kbd"></span><span class="initial"></span>`;
+    el.dataset.shortcuts = k.shortcuts.length ? ` (keyboard: ${k.shortcuts.map(comboLabel).join(", ")})` : "";
+    el.title = `${k.title}${el.dataset.shortcuts}`;
+    el.innerHTML = `<span class="cap"></span><span class="legend" aria-hidden="true"></span><span class="sub" aria-hidden="true"></span><span class="kbd" aria-hidden="true"></span><span class="initial" aria-hidden="true"></span>`;
     el.dataset.title = el.title;
+    el.dataset.legend = k.legend;
+    el.dataset.sublegend = k.sublegend;
     el.querySelector(".legend").textContent = k.legend;
     el.querySelector(".sub").textContent = k.sublegend;
     const shortcut = k.shortcuts.find((s) => s !== k.legend);
@@ -150,17 +194,26 @@ function build() {
     }
     bindKey(el, k.id);
     keyEls.set(k.id, el);
-    unitEl.append(el);
+    placeOn(plateAt(k.x), el, k.x, k.y, k.size, k.size);
   }
   if (g.shield) {
-    const el = document.createElement("button");
-    el.type = "button";
-    el.className = "shield";
-    el.id = "shield-cover";
-    place(el, g.shield.x + g.shield.w / 2, g.shield.y + g.shield.h / 2, g.shield.w, g.shield.h);
-    el.innerHTML = `<span class="shield-title">Codemaker's shield</span><span class="shield-hint">click or press Space to open</span><span class="hinge"></span>`;
-    el.addEventListener("click", () => setView({ shield: !(lastState && lastState.view.shield) }));
-    unitEl.append(el);
+    // The shield covers both plates: one cover on each, opened and closed together.
+    const s = g.shield;
+    for (const plate of [plates.board, plates.pad]) {
+      const x0 = Math.max(s.x, plate.x0);
+      const x1 = Math.min(s.x + s.w, plate.x0 + plate.w);
+      if (x1 <= x0) continue;
+      const el = document.createElement("button");
+      el.type = "button";
+      el.className = "shield shield-cover";
+      el.setAttribute("aria-label", "the codemaker's shield");
+      placeOn(plate, el, (x0 + x1) / 2, s.y + s.h / 2, x1 - x0, s.h);
+      el.innerHTML =
+        plate === plates.board
+          ? `<span class="shield-title">Codemaker's shield</span><span class="shield-hint">click or press Space to open</span><span class="hinge"></span>`
+          : `<span class="shield-title">Codemaker pad</span><span class="shield-hint">under the shield</span><span class="hinge"></span>`;
+      el.addEventListener("click", () => setView({ shield: !(lastState && lastState.view.shield) }));
+    }
   }
   $("shield").hidden = !g.shield;
 
@@ -210,12 +263,38 @@ function flipAnswersHelp() {
   return `The Master answers on the codemaker pad, or: ${what.map(([a, w]) => `${combo(a)} ${w}`).join(" · ")}.`;
 }
 
+/** Below this width the plates stack (a phone): each fills the width. */
+const STACK_BELOW = 760;
+
 function resize() {
   if (!layout) return;
-  const stage = $("stage");
   const g = layout.geometry;
-  const k = Math.min((stage.clientWidth - 32) / g.width, (stage.clientHeight - 32) / g.height);
+  const stacked = window.innerWidth < STACK_BELOW;
+  unitEl.classList.toggle("stacked", stacked);
+  if (stacked) {
+    const width = document.documentElement.clientWidth;
+    for (const plate of [plates.board, plates.pad]) {
+      plate.el.style.setProperty("--mm", `${(width / plate.w).toFixed(3)}px`);
+      plate.el.style.left = "";
+      plate.el.style.width = mm(plate.w);
+      plate.el.style.height = mm(plate.h);
+    }
+    unitEl.style.width = "";
+    unitEl.style.height = "";
+    return;
+  }
+  const stage = $("stage");
+  const room = stage.clientHeight - $("stage").querySelector(".now").offsetHeight;
+  const k = Math.min((stage.clientWidth - 32) / g.width, (room - 32) / g.height);
   document.documentElement.style.setProperty("--mm", `${Math.max(1, k).toFixed(3)}px`);
+  unitEl.style.width = mm(g.width);
+  unitEl.style.height = mm(g.height);
+  for (const plate of [plates.board, plates.pad]) {
+    plate.el.style.removeProperty("--mm");
+    plate.el.style.left = mm(plate.x0);
+    plate.el.style.width = mm(plate.w);
+    plate.el.style.height = mm(plate.h);
+  }
 }
 
 // ---------------------------------------------------------------- input
@@ -237,15 +316,37 @@ function up(source) {
   command(`release ${id}`);
 }
 
+/** A touch held this long on a Brain Flip card previews it instead of pressing it. */
+const PREVIEW_MS = 450;
+
 function bindKey(el, id) {
+  let previewTimer = 0;
   el.addEventListener("pointerdown", (e) => {
     if (e.button !== 0) return;
     e.preventDefault();
     // A Brain Flip card just pressed (the Master's pick, a guess) does not grow under the pointer.
     el.classList.add("touched");
+    if (e.pointerType === "touch" && el.classList.contains("card")) {
+      // Touch: a tap presses the card; a touch held on it shows it larger and presses nothing.
+      clearTimeout(previewTimer);
+      el.dataset.touch = "tap";
+      previewTimer = setTimeout(() => {
+        el.dataset.touch = "preview";
+        el.classList.add("preview");
+      }, PREVIEW_MS);
+      return;
+    }
     down(`pointer:${e.pointerId}`, id);
   });
-  const release = (e) => up(`pointer:${e.pointerId}`);
+  const release = (e) => {
+    clearTimeout(previewTimer);
+    if (el.dataset.touch === "tap" && e.type === "pointerup") {
+      down(`pointer:${e.pointerId}`, id);
+      setTimeout(() => up(`pointer:${e.pointerId}`), 90);
+    } else up(`pointer:${e.pointerId}`);
+    delete el.dataset.touch;
+    el.classList.remove("preview");
+  };
   el.addEventListener("pointerup", release);
   el.addEventListener("pointerleave", (e) => {
     el.classList.remove("touched");
@@ -262,13 +363,24 @@ function comboOf(e) {
   return (e.shiftKey ? "Shift+" : "") + base;
 }
 
+/** The page's own controls keep their keys: Space and Enter work a focused button or box, never the unit. */
+function ownKeys(e) {
+  const t = e.target instanceof Element ? e.target.closest("button, input, select, textarea, a[href], summary") : null;
+  if (!t || t.classList.contains("key")) return false;
+  if (t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return true;
+  if (t instanceof HTMLInputElement && t.type === "range" && /^(Arrow|Home|End|Page)/.test(e.key)) return true;
+  return e.key === " " || e.key === "Enter";
+}
+
 window.addEventListener("keydown", (e) => {
-  if (!layout || e.ctrlKey || e.metaKey || e.altKey) return;
-  // The battery slider keeps its own keys (arrows, Home, End, Page Up/Down); every other key is the unit's.
-  if (e.target instanceof HTMLInputElement && e.target.type === "range" && /^(Arrow|Home|End|Page)/.test(e.key)) return;
-  // A focused button would also act on Space or Enter: the keyboard belongs to the unit.
-  if (document.activeElement instanceof HTMLButtonElement || document.activeElement instanceof HTMLInputElement)
-    document.activeElement.blur();
+  if (!layout || e.ctrlKey || e.metaKey || e.altKey || ownKeys(e)) return;
+  // A focused key of the unit: Space or Enter hold it down (every key is reachable with Tab).
+  const focusedKey = e.target instanceof Element ? e.target.closest(".key") : null;
+  if (focusedKey && (e.key === " " || e.key === "Enter")) {
+    e.preventDefault();
+    if (!e.repeat) down(`key:${e.code}`, focusedKey.dataset.key);
+    return;
+  }
   const combo = comboOf(e);
   const hit = layout.shortcuts.find((s) => s.combo === combo);
   if (hit) {
@@ -276,7 +388,7 @@ window.addEventListener("keydown", (e) => {
     if (!e.repeat) down(`key:${e.code}`, hit.id);
     return;
   }
-  if (e.repeat) return;
+  if (e.repeat || !lastState) return;
   if (combo === " " && layout.geometry.shield) setView({ shield: !lastState.view.shield });
   else if (combo === "l") setView({ labels: !lastState.view.labels });
   else if (combo === "Shift+M") setView({ muted: !lastState.view.muted });
@@ -327,8 +439,32 @@ $("usb").addEventListener("change", sendBattery);
 
 // ---------------------------------------------------------------- painting the state
 
-function luminance([r, g, b]) {
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+/** WCAG relative luminance of an sRGB colour. */
+function luminance(rgb) {
+  const lin = rgb.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : Math.pow((v / 255 + 0.055) / 1.055, 2.4)));
+  return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+}
+
+/** Does black text contrast more than white on this colour? (Red, green, yellow, orange, pink, cyan, white: yes.) */
+function wantsDarkText(rgb) {
+  const l = luminance(rgb);
+  return (l + 0.05) / 0.05 > 1.05 / (l + 0.05);
+}
+
+/** An LED's colour in words, for screen readers. */
+function colourWord(name) {
+  if (name === "off") return "off";
+  if (name === "hole") return "empty hole, to fill";
+  if (name === "violet") return "violet (black)";
+  return name;
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setLabel(el, text) {
+  if (el.getAttribute("aria-label") !== text) el.setAttribute("aria-label", text);
 }
 
 function paint(s) {
@@ -348,13 +484,16 @@ function paint(s) {
       const lit = px.name !== "off";
       el.classList.toggle("lit", lit);
       el.style.setProperty("--c", px.screen.join(","));
-      el.classList.toggle("bright", luminance(px.screen) > 150);
+      el.classList.toggle("bright", lit && wantsDarkText(px.screen));
       const initial = el.querySelector(".initial");
       if (initial) initial.textContent = lit && px.name !== "hole" ? layout.initials[px.name] || "?" : "";
+      if (el.classList.contains("hole")) setLabel(el, `${el.dataset.title}: ${colourWord(px.name)}`);
     });
   }
   for (const [id, el] of keyEls) el.classList.toggle("pressed", s.pressed.includes(id));
   paintCards(s);
+  paintKeys(s);
+  paintStatus(s.status);
 
   $("power").textContent = s.on ? "Switch off" : "Switch on";
   $("led-power").classList.toggle("on", s.on);
@@ -376,11 +515,12 @@ function paint(s) {
     ["sound", !s.view.muted],
   ])
     $(id).setAttribute("aria-pressed", String(on));
-  const cover = $("shield-cover");
-  if (cover)
-    cover.querySelector(".shield-hint").textContent = s.view.shield
-      ? "open · click or press Space to close"
-      : "click or press Space to open";
+  const cover = unitEl.querySelector(".plate-board .shield-cover");
+  if (cover) {
+    setText(cover.querySelector(".shield-hint"), s.view.shield ? "open · click or press Space to close" : "click or press Space to open");
+    for (const c of unitEl.querySelectorAll(".shield-cover"))
+      setLabel(c, `the codemaker's shield: ${s.view.shield ? "open (click to close)" : "closed (click to open)"}`);
+  }
 
   paintWatch(s.watch);
 
@@ -391,6 +531,68 @@ function paint(s) {
   con.textContent = s.console.join("\n") || "(nothing printed)";
   con.scrollTop = con.scrollHeight;
   if (s.view.muted) audio.silence();
+}
+
+/** The screen whose legends the keys show ("menu/brainflip"...), so they are rewritten only when it changes. */
+let keyLegendsShown = "";
+
+/**
+ * The keys' legends follow the unit's screen (the server's status: menu names, the game's legends,
+ * Brain Flip's cards and the Master's keys), and each key's name for screen readers says what it
+ * does now and how it is lit.
+ */
+function paintKeys(s) {
+  const legends = s.status.keys;
+  const shown = JSON.stringify(legends);
+  const changed = shown !== keyLegendsShown;
+  keyLegendsShown = shown;
+  unitEl.dataset.screen = s.status.screen;
+  // Off or asleep there are no legends: the keys show what is printed on them.
+  const printed = Object.keys(legends).length === 0;
+  for (const [id, el] of keyEls) {
+    const legend = printed ? undefined : legends[id] || { label: "", about: "" };
+    if (el.classList.contains("card") && s.flip) continue; // a card is named by its picture (paintCards)
+    if (changed) {
+      // Off, asleep or before the first state: the printed legends (the play screen's).
+      setText(el.querySelector(".legend"), legend ? legend.label : el.dataset.legend);
+      setText(el.querySelector(".sub"), legend ? "" : el.dataset.sublegend);
+      el.classList.toggle("idle", !!legend && !legend.label);
+      el.title = `${legend && legend.about ? legend.about : el.dataset.title}${legend ? ` · key ${id}${el.dataset.shortcuts}` : ""}`;
+    }
+    const what = legend ? legend.about || "does nothing on this screen" : el.dataset.title;
+    const light = el.dataset.colour && el.dataset.colour !== "off" ? `, lit ${colourWord(el.dataset.colour)}` : "";
+    setLabel(el, `${what}${light} (key ${id})`);
+  }
+}
+
+/** The status line (what the unit shows, what to do next), the passing alert, and the numbers panel. */
+function paintStatus(st) {
+  setText($("status"), st.line);
+  const alert = $("alert");
+  alert.hidden = !st.alert;
+  setText(alert, st.alert);
+  setText($("game"), st.game || "No game yet.");
+  const list = (el, rows, item) => {
+    const text = JSON.stringify(rows);
+    if (el.dataset.text === text) return;
+    el.dataset.text = text;
+    el.replaceChildren(...rows.flatMap(item));
+  };
+  const pair = (term, value) => {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    return [dt, dd];
+  };
+  list($("scores"), st.scores, (sc) => pair(sc.name, `${sc.value} ${sc.unit}`));
+  list($("facts"), st.facts, (f) => pair(f.label, f.value));
+  list($("history"), st.history, (h) => {
+    const li = document.createElement("li");
+    li.textContent = h;
+    return [li];
+  });
+  $("history-title").hidden = st.history.length === 0;
 }
 
 /** Watching the unit play: the buttons, the latest line, the recent ones (newest last). */
@@ -432,12 +634,11 @@ function paintCards(s) {
   const shown = flip ? `${flip.game}/${flip.grid}` : "";
   if (shown !== cardsShown) {
     cardsShown = shown;
+    keyLegendsShown = ""; // the keys' legends and names are written again
     for (const el of pad) {
       if (!el) continue;
       el.classList.remove("card", "out", "picked");
       delete el.dataset.card;
-      el.title = el.dataset.title;
-      el.removeAttribute("aria-label");
       delete el.dataset.picture;
     }
     if (flip)

@@ -24,10 +24,10 @@ export interface OpenPage {
   close(): Promise<void>;
 }
 
-/** The simulator on the built bundle (board seeded with `seed`), its page open in Chromium and drawn once the unit has booted. */
-export async function openSimulatorPage(executable: string, seed: number): Promise<OpenPage> {
+/** The simulator on the built bundle (board seeded with `seed`), its page open in Chromium (a window of `viewport`) and drawn once the unit has booted. */
+export async function openSimulatorPage(executable: string, seed: number, viewport = { width: 1440, height: 900 }): Promise<OpenPage> {
   const sim = await startSimulator({ firmware: readFileSync(DEFAULT_OUT, "utf8"), port: 0, seed });
-  const browser = await launchChromium(executable, { width: 1440, height: 900 });
+  const browser = await launchChromium(executable, viewport);
   const close = async () => {
     await browser.close();
     await sim.close();
