@@ -24,7 +24,7 @@ import {
 import { Circuit, type PinState } from "./circuit.ts";
 import { VirtualClock, type ClockEvent } from "./clock.ts";
 import { colourName } from "./colours.ts";
-import { LedChain, type LedStats, type Rgb } from "./leds.ts";
+import { chainPixels, LedChain, type LedStats, type Rgb } from "./leds.ts";
 import { Prng } from "./random.ts";
 import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
 import { solverTablesFor } from "../firmware/tools/tables.ts";
@@ -308,10 +308,7 @@ export class VirtualBoard {
 
   /** What the LEDs show now: the whole chain, or one segment. */
   pixels(segment?: SegmentName): Rgb[] {
-    if (segment === undefined) return this.leds.slice(0, this.leds.count);
-    const s = this.segments[segment];
-    if (!s || s.start < 0) throw new Error(`profile ${this.profile.id} has no "${segment}" LED segment`);
-    return this.leds.slice(s.start, s.count);
+    return chainPixels(this.leds, this.segments, this.profile.id, segment);
   }
 
   /** Palette names per pixel of a segment ("off" for dark, "?" for a colour not in the palette). */

@@ -181,23 +181,40 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
     });
   }
   const board = bootBoard({ profile, firmware, bounceMs, seed, storageFile: values.storage });
+  return runAndReport(board, (onShow) => runCommands(board, commands, onShow), {
+    profile,
+    script: values.script,
+    json: !!values.json,
+    showSecret: !!values["show-secret"],
+    outColour,
+    fail,
+  });
+}
+
+/** What the report reads of a board, on either engine. */
+type ReportBoard = LedBoard & { consoleLog: string[]; errors: string[]; warnings: string[] };
+
+/** Runs a script through `run` and prints the board at each show and at the end; the exit status. */
+async function runAndReport(
+  board: ReportBoard,
+  run: (onShow: (cmd: Command) => void) => void | Promise<void>,
+  o: { profile: Profile; script: string; json: boolean; showSecret: boolean; outColour: boolean; fail: (msg: string) => number },
+): Promise<number> {
   const shows: (BoardJson & { line: number })[] = [];
   let expectFailure: ExpectFailure | null = null;
   try {
-    runCommands(board, commands, (cmd) => {
-      if (values.json) shows.push({ line: cmd.line, ...boardJson(board) });
-      else
-        console.log(formatBoard(board, { showSecret: values["show-secret"], colour: outColour, title: `show (line ${cmd.line})` }) + "\n");
+    await run((cmd) => {
+      if (o.json) shows.push({ line: cmd.line, ...boardJson(board) });
+      else console.log(formatBoard(board, { showSecret: o.showSecret, colour: o.outColour, title: `show (line ${cmd.line})` }) + "\n");
     });
   } catch (e) {
-    if (e instanceof CapExceeded) return fail(`${values.script}: ${e.message}`);
-    if (!(e instanceof ExpectFailure)) throw e;
+    if (e instanceof CapExceeded) return o.fail(`${o.script}: ${e.message}`);
+    if (!(e instanceof ExpectFailure)) return o.fail(`error: ${(e as Error).message}`);
     expectFailure = e;
   }
-
-  if (values.json) {
+  if (o.json) {
     const out: CliJson = {
-      profile: profile.id,
+      profile: o.profile.id,
       ...boardJson(board),
       battery: board.battery,
       console: board.consoleLog,
@@ -208,12 +225,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
     };
     console.log(JSON.stringify(out, null, 1));
   } else {
-    console.log(formatBoard(board, { showSecret: values["show-secret"], colour: outColour, title: "end" }));
+    console.log(formatBoard(board, { showSecret: o.showSecret, colour: o.outColour, title: "end" }));
     for (const line of board.consoleLog) if (!board.errors.includes(line)) console.log(`console: ${line}`);
   }
   let status = 0;
-  for (const e of board.errors) status = fail(`firmware error: ${e}`);
-  if (expectFailure) status = fail(`${values.script}: ${expectFailure.message}`);
+  for (const e of board.errors) status = o.fail(`firmware error: ${e}`);
+  if (expectFailure) status = o.fail(`${o.script}: ${expectFailure.message}`);
   return status;
 }
 
@@ -236,43 +253,19 @@ async function espruinoScript(a: {
   } catch (e) {
     return a.fail(`error: ${(e as Error).message}`);
   }
-  const shows: (BoardJson & { line: number })[] = [];
-  let expectFailure: ExpectFailure | null = null;
   try {
-    await board.powerOn();
-    await board.advance(SCRIPT_BOOT_MS);
-    await runCommandsAsync(board, a.commands, (cmd) => {
-      if (a.json) shows.push({ line: cmd.line, ...boardJson(board) });
-      else console.log(formatBoard(board, { showSecret: a.showSecret, colour: a.outColour, title: `show (line ${cmd.line})` }) + "\n");
-    });
-  } catch (e) {
-    if (e instanceof ExpectFailure) expectFailure = e;
-    else {
-      await board.close();
-      return a.fail(`error: ${(e as Error).message}`);
-    }
+    return await runAndReport(
+      board,
+      async (onShow) => {
+        await board.powerOn();
+        await board.advance(SCRIPT_BOOT_MS);
+        await runCommandsAsync(board, a.commands, onShow);
+      },
+      a,
+    );
+  } finally {
+    await board.close();
   }
-  if (a.json) {
-    const out: CliJson = {
-      profile: a.profile.id,
-      ...boardJson(board),
-      battery: board.battery,
-      console: board.consoleLog,
-      errors: board.errors,
-      warnings: board.warnings,
-      shows,
-      expectFailure: expectFailure && { line: expectFailure.line, message: expectFailure.message },
-    };
-    console.log(JSON.stringify(out, null, 1));
-  } else {
-    console.log(formatBoard(board, { showSecret: a.showSecret, colour: a.outColour, title: "end" }));
-    for (const line of board.consoleLog) if (!board.errors.includes(line)) console.log(`console: ${line}`);
-  }
-  await board.close();
-  let status = 0;
-  for (const e of board.errors) status = a.fail(`firmware error: ${e}`);
-  if (expectFailure) status = a.fail(`${a.script}: ${expectFailure.message}`);
-  return status;
 }
 
 interface WatchArgs {

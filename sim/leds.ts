@@ -81,3 +81,16 @@ export class LedChain {
     return out;
   }
 }
+
+/** The pixels of a whole chain, or of one segment of it (an error names a segment the build lacks). */
+export function chainPixels(
+  chain: LedChain,
+  segments: Record<string, { start: number; count: number }>,
+  profileId: string,
+  segment?: string,
+): Rgb[] {
+  if (segment === undefined) return chain.slice(0, chain.count);
+  const s = segments[segment];
+  if (!s || s.start < 0) throw new Error(`profile ${profileId} has no "${segment}" LED segment`);
+  return chain.slice(s.start, s.count);
+}

@@ -345,7 +345,7 @@ export function runCommands(
   }
 }
 
-export function runCommand(board: VirtualBoard, cmd: Command, onShow?: (cmd: Command) => void, budget?: CommandBudget): void {
+export function runCommand(board: ScriptBoard, cmd: Command, onShow?: (cmd: Command) => void, budget?: CommandBudget): void {
   switch (cmd.op) {
     case "press":
       for (const k of cmd.keys) board.press(k.id);
@@ -418,35 +418,14 @@ export async function runCommandsAsync(
   onShow?: (cmd: Command) => void,
   onStep?: (cmd: Command) => void,
 ): Promise<void> {
+  // The same caps as in the simulator (a wait too long for a script is refused before anything runs).
+  new CommandBudget(SCRIPT_CPU_MS, MAX_SCRIPT_VIRTUAL_MS).check(commands);
   for (const cmd of commands) {
-    switch (cmd.op) {
-      case "press":
-        for (const k of cmd.keys) board.press(k.id);
-        break;
-      case "release":
-        for (const k of cmd.keys) board.release(k.id);
-        break;
-      case "tap":
-        for (const k of cmd.keys) await board.tap(k.id, cmd.holdMs, TAP_GAP_MS);
-        break;
-      case "wait":
-        await board.advance(cmd.ms);
-        break;
-      case "power":
-        if (cmd.action === "on") await board.powerOn();
-        else if (cmd.action === "off") await board.powerOff();
-        else await board.powerCycle();
-        break;
-      case "battery":
-        board.setBattery(cmd.volts, cmd.usb);
-        break;
-      case "show":
-        onShow?.(cmd);
-        break;
-      case "expect":
-        checkExpect(board, cmd);
-        break;
-    }
+    if (cmd.op === "tap") for (const k of cmd.keys) await board.tap(k.id, cmd.holdMs, TAP_GAP_MS);
+    else if (cmd.op === "wait") await board.advance(cmd.ms);
+    else if (cmd.op === "power")
+      await (cmd.action === "on" ? board.powerOn() : cmd.action === "off" ? board.powerOff() : board.powerCycle());
+    else runCommand(board, cmd, onShow);
     onStep?.(cmd);
   }
 }

@@ -31,7 +31,7 @@ import {
 } from "../../hardware/profile.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import { colourName } from "../colours.ts";
-import { LedChain, type Rgb } from "../leds.ts";
+import { chainPixels, LedChain, type Rgb } from "../leds.ts";
 import { espruinoBinary, espruinoMissing, PROJECT_ROOT, type EspruinoBuild } from "./binary.ts";
 import { preludeSource, REPORT_MARK } from "./prelude.ts";
 import { withTelnetPort } from "./telnet.ts";
@@ -292,10 +292,7 @@ export class EspruinoBoard {
   // ---------------------------------------------------------------- outputs
 
   pixels(segment?: SegmentName): Rgb[] {
-    if (segment === undefined) return this.leds.slice(0, this.leds.count);
-    const s = this.segments[segment];
-    if (!s || s.start < 0) throw new Error(`profile ${this.profile.id} has no "${segment}" LED segment`);
-    return this.leds.slice(s.start, s.count);
+    return chainPixels(this.leds, this.segments, this.profile.id, segment);
   }
 
   colours(segment: SegmentName): string[] {
