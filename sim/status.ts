@@ -8,7 +8,7 @@
  * the hint being shown, the resume key) is read off its LEDs; counts come from the core's functions.
  */
 import type { VirtualBoard } from "./board.ts";
-import { newestCopy } from "../test/reliability/saved-state.ts";
+import { newestCopy } from "./saves.ts";
 import { defaultSettings, type SavedState, type Settings } from "../firmware/ui/app.ts";
 import { G_RESUME } from "../firmware/ui/app.ts";
 import { gamesPlayed, rulesOf, unitRole } from "../firmware/core/match.ts";

@@ -5,48 +5,13 @@
  * format's decoder and their keys expanded to the source's names (and shortened again to craft saves).
  */
 import type { VirtualBoard } from "../../sim/board.ts";
-import type { StorageCut, StorageOp, VirtualStorage } from "../../sim/storage.ts";
+import type { StorageCut, StorageOp } from "../../sim/storage.ts";
 import { stringFromBytes } from "../../sim/storage.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
-import { checksum, decodeSlot, expandKeys, SAVE_VERSION, shortenKeys } from "../../firmware/device/save-format.ts";
+import { checksum, SAVE_VERSION, shortenKeys } from "../../firmware/device/save-format.ts";
 
-export const SLOT_NAMES = ["bb.s0", "bb.s1"];
-
-export interface SlotCopy {
-  name: string;
-  seq: number;
-  /** The state under the firmware's source names. */
-  state: SavedState;
-  text: string;
-}
-
-/** A slot's text as a usable copy, or why it is not one. */
-export function parseSlot(name: string, text: string): SlotCopy | { name: string; problem: string } {
-  const slot = decodeSlot(text);
-  if (typeof slot === "string") return { name, problem: slot };
-  return { name, seq: slot.seq, state: expandKeys(slot.data) as SavedState, text };
-}
-
-export function isCopy(c: ReturnType<typeof parseSlot>): c is SlotCopy {
-  return "state" in c;
-}
-
-/** Every slot file in Storage, parsed. */
-export function slotCopies(storage: VirtualStorage): ReturnType<typeof parseSlot>[] {
-  const out: ReturnType<typeof parseSlot>[] = [];
-  for (const name of SLOT_NAMES) {
-    const text = storage.readString(name);
-    if (text !== undefined) out.push(parseSlot(name, text));
-  }
-  return out;
-}
-
-/** The newest valid copy in Storage (highest sequence), or null. */
-export function newestCopy(storage: VirtualStorage): SlotCopy | null {
-  let best: SlotCopy | null = null;
-  for (const c of slotCopies(storage)) if (isCopy(c) && (!best || c.seq > best.seq)) best = c;
-  return best;
-}
+export { SLOT_NAMES, parseSlot, isCopy, slotCopies, newestCopy, type SlotCopy } from "../../sim/saves.ts";
+import { isCopy, newestCopy, parseSlot, SLOT_NAMES, type SlotCopy } from "../../sim/saves.ts";
 
 /** The state the unit would resume: the newest valid slot, keys renamed back; null when there is none. */
 export function readSavedState(board: VirtualBoard): SavedState | null {

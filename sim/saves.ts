@@ -1,0 +1,47 @@
+/**
+ * The unit's saved state read from the Node side with the firmware's own save format
+ * (firmware/device/save-format.ts): two files "bb.s0" and "bb.s1", each copy read with the format's
+ * decoder and its keys expanded to the source's names; the newest valid copy wins. The page's status
+ * (sim/status.ts) and the tests read saves through this.
+ */
+import type { VirtualStorage } from "./storage.ts";
+import type { SavedState } from "../firmware/ui/app.ts";
+import { decodeSlot, expandKeys } from "../firmware/device/save-format.ts";
+
+export const SLOT_NAMES = ["bb.s0", "bb.s1"];
+
+export interface SlotCopy {
+  name: string;
+  seq: number;
+  /** The state under the firmware's source names. */
+  state: SavedState;
+  text: string;
+}
+
+/** A slot's text as a usable copy, or why it is not one. */
+export function parseSlot(name: string, text: string): SlotCopy | { name: string; problem: string } {
+  const slot = decodeSlot(text);
+  if (typeof slot === "string") return { name, problem: slot };
+  return { name, seq: slot.seq, state: expandKeys(slot.data) as SavedState, text };
+}
+
+export function isCopy(c: ReturnType<typeof parseSlot>): c is SlotCopy {
+  return "state" in c;
+}
+
+/** Every slot file in Storage, parsed. */
+export function slotCopies(storage: VirtualStorage): ReturnType<typeof parseSlot>[] {
+  const out: ReturnType<typeof parseSlot>[] = [];
+  for (const name of SLOT_NAMES) {
+    const text = storage.readString(name);
+    if (text !== undefined) out.push(parseSlot(name, text));
+  }
+  return out;
+}
+
+/** The newest valid copy in Storage (highest sequence), or null. */
+export function newestCopy(storage: VirtualStorage): SlotCopy | null {
+  let best: SlotCopy | null = null;
+  for (const c of slotCopies(storage)) if (isCopy(c) && (!best || c.seq > best.seq)) best = c;
+  return best;
+}
