@@ -206,12 +206,30 @@ const MEMBRANE = String.raw`(function (hostCall) {
   return {
     own: own,
     wrap: function (id, params) {
-      var f = RFunction("hostCall", "clean", "checked", "id",
-        "return function (" + params + ") { try { return checked(hostCall(id, this, arguments)); } catch (e) { throw clean(e); } };");
+      // The closure's names cannot be a parameter's (hostParams leaves out names starting __bb_).
+      var f = RFunction("__bb_call", "__bb_clean", "__bb_checked", "__bb_id",
+        "return function (" + params + ") { try { return __bb_checked(__bb_call(__bb_id, this, arguments)); } catch (__bb_e) { throw __bb_clean(__bb_e); } };");
       return f(hostCall, clean, checked, id);
     }
   };
 })`;
+
+/** Names a generated parameter list must not use. */
+const RESERVED_PARAMS = new Set([
+  "arguments",
+  "eval",
+  "this",
+  "let",
+  "yield",
+  "await",
+  "static",
+  "implements",
+  "interface",
+  "package",
+  "private",
+  "protected",
+  "public",
+]);
 
 /** The parameter names of a host function (for the wrapper's length and its printed form). */
 function hostParams(fn: (...args: never[]) => unknown): string {
@@ -225,7 +243,8 @@ function hostParams(fn: (...args: never[]) => unknown): string {
       .replace(/[:=].*$/s, "")
       .replace(/\?$/, "")
       .trim();
-    if (/^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
+    // A name the wrapper uses itself, or one that would change how its body runs, ends the list too.
+    if (/^[A-Za-z_$][\w$]*$/.test(name) && !/^__bb_/.test(name) && !RESERVED_PARAMS.has(name)) names.push(name);
     else break; // a rest parameter or a pattern: the length stops here, as it does in JS
   }
   return names.join(", ");

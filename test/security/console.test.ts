@@ -124,6 +124,15 @@ describe("probe 1: the console cannot run code on the host", () => {
     expect(typed(board, `print.constructor.constructor("return typeof process.getBuiltinModule")()`)).toBe("undefined");
   });
 
+  it("each wrapped built-in still calls its own host function, whatever its parameters are named", () => {
+    const board = new VirtualBoard({ firmware: "var id = setInterval(function () {}, 100);" });
+    board.powerOn();
+    // changeInterval(id, ms): a parameter named like the wrapper's own closure once sent the call elsewhere.
+    expect(typed(board, "changeInterval(id, 20)")).toBeUndefined();
+    expect(typed(board, "changeInterval(999, 20)")).toBe("threw: Unknown Interval");
+    expect(typed(board, "[changeInterval.length, setWatch.length, digitalWrite.length]")).toEqual([2, 3, 2]);
+  });
+
   it("nothing reachable from the global object, the modules or the API's results belongs to the host", () => {
     const board = new VirtualBoard({ firmware: "" });
     board.powerOn();
