@@ -533,7 +533,7 @@ export class Watcher {
 
   /**
    * The board row (0 = nearest the codebreaker) showing game row `row` when `current` rows are played
-   * or pending: a board with fewer rows than the game shows the latest ones (firmware/ui/render.ts).
+   * or pending: a board with fewer rows than the game shows the latest ones (firmware/ui/codebreaker.ts).
    */
   private rowAt(rules: Rules, row: number, current: number): number {
     const shift = Math.max(0, Math.min(current, rules.rows - 1) + 1 - this.board.profile.rows);

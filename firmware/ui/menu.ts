@@ -43,12 +43,14 @@ export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"]
 export const MODE_MENU: MatchMode[] = ["referee", "manual", "unit-makes", "unit-breaks"];
 export const GAMES_MENU = [2, 4, 6, 8, 10];
 export const FLIP_PLAYERS_MENU = [2, 3, 4, 5, 6];
-export const FLIP_GRID_MENU = [2, 3, 4, 5, 6];
+/** (The same options as the players: one array in the bundle.) */
+export const FLIP_GRID_MENU = FLIP_PLAYERS_MENU;
 export const BRIGHTNESS_STEPS = 4;
 export const BRIGHTNESS_MENU = [0, 1, 2, 3];
 /** Idle minutes before the unit sleeps, cycled by one menu key. */
 export const SLEEP_MENU = [2, 5, 15];
 const ON_OFF = [true, false];
+const OFF_ON = [false, true];
 const ON_OFF_COLOURS = [GREEN, RED];
 
 /** Grid positions of the menu's own keys (row 6): the console lock, resume, OK (as on the play screen). */
@@ -68,8 +70,8 @@ export interface MenuContext {
 export interface MenuItem {
   /** Grid position of the item's (first) key. */
   at: number;
-  /** A choice has a key per option; a cycle has one key that steps through them. */
-  cycle: boolean;
+  /** A cycle has one key that steps through the options; a choice (no `cycle`) has a key per option. */
+  cycle?: boolean;
   options: unknown[];
   /** A choice: the colour of its options (the chosen one is white). A cycle: the colour of each option. */
   colours: number[];
@@ -100,7 +102,6 @@ const GAME_ROW: MenuItem = {
 const UNIT_ITEMS: MenuItem[] = [
   {
     at: 24,
-    cycle: false,
     options: BRIGHTNESS_MENU,
     colours: [YELLOW],
     chosen: (s) => s.brightness,
@@ -151,8 +152,7 @@ export const CODEBREAKER_MENU: MenuItem[] = withUnitItems([
   GAME_ROW,
   {
     at: 6,
-    cycle: false,
-    options: ON_OFF.slice().reverse(),
+    options: OFF_ON,
     colours: [GREEN],
     chosen: (s) => s.harder,
     choose: (s, v) => {
@@ -161,7 +161,6 @@ export const CODEBREAKER_MENU: MenuItem[] = withUnitItems([
   },
   {
     at: 12,
-    cycle: false,
     options: MODE_MENU,
     colours: [ORANGE],
     chosen: (s) => s.mode,
@@ -171,7 +170,6 @@ export const CODEBREAKER_MENU: MenuItem[] = withUnitItems([
   },
   {
     at: 18,
-    cycle: false,
     options: GAMES_MENU,
     colours: [BLUE],
     chosen: (s) => s.games,
@@ -188,7 +186,6 @@ export const FLIP_MENU: MenuItem[] = withUnitItems([
   GAME_ROW,
   {
     at: 6,
-    cycle: false,
     options: ["flip", "straight"],
     colours: [GREEN],
     chosen: (s) => s.flipMode,
@@ -198,7 +195,6 @@ export const FLIP_MENU: MenuItem[] = withUnitItems([
   },
   {
     at: 12,
-    cycle: false,
     options: FLIP_PLAYERS_MENU,
     colours: [ORANGE],
     chosen: (s) => s.players,
@@ -208,7 +204,6 @@ export const FLIP_MENU: MenuItem[] = withUnitItems([
   },
   {
     at: 18,
-    cycle: false,
     options: FLIP_GRID_MENU,
     colours: [BLUE],
     chosen: (s) => s.flipGrid,
@@ -221,7 +216,7 @@ export const FLIP_MENU: MenuItem[] = withUnitItems([
   {
     at: 23,
     cycle: true,
-    options: ON_OFF.slice().reverse(),
+    options: OFF_ON,
     colours: [RED, GREEN],
     chosen: (s) => s.unitFlips,
     choose: (s, v) => {

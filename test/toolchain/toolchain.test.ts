@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import ts from "typescript";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { buildFirmware, BuildError, ROOT } from "../../firmware/tools/build.ts";
+import { keptPropertyNames, manglePattern, pinnedNames } from "../../firmware/tools/mangle.ts";
+import { SAVE_KEYS } from "../../firmware/device/save-format.ts";
 
 /** Type-checks files with the firmware's compiler options (tsconfig.json: noLib, Espruino's built-ins). */
 function firmwareDiagnostics(files: string[]): string[] {
@@ -55,6 +57,24 @@ describe("the firmware toolchain", () => {
     expect(code).toContain('require("Storage")');
     expect(code).toContain('require("neopixel")');
     expect(code.startsWith("(()=>{")).toBe(true);
+  });
+
+  it("builds are deterministic and write nothing but the bundle: no mangle cache to track", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-twice-"));
+    const a = await buildFirmware({ out: join(dir, "a.js") });
+    const b = await buildFirmware({ out: join(dir, "b.js") });
+    expect(b.code).toBe(a.code);
+    expect(existsSync(join(ROOT, "firmware/tools/mangle-cache.json"))).toBe(false);
+  });
+
+  it("the saved state's fields keep their save-format keys in the bundle, and a clash is refused", async () => {
+    const pattern = manglePattern(ROOT);
+    const pinned = pinnedNames(pattern, keptPropertyNames(ROOT, pattern));
+    expect(pinned.settings).toBe(SAVE_KEYS.settings);
+    const { code } = await buildFirmware({ out: join(mkdtempSync(join(tmpdir(), "bb-keys-")), "firmware.js") });
+    // defaultSettings() as the bundle writes it: the format's keys, not fresh short names.
+    expect(code).toContain(`{${SAVE_KEYS.preset}:"brainiac",${SAVE_KEYS.harder}:!1,${SAVE_KEYS.mode}:"referee"`);
+    expect(() => pinnedNames(pattern, new Set([SAVE_KEYS.settings]))).toThrow(/also a property name the bundle keeps/);
   });
 
   it("an unknown profile is refused with the reason", () => {

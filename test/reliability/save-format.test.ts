@@ -1,0 +1,54 @@
+/**
+ * The save format (firmware/device/save-format.ts): saves written before the format was written out
+ * (when the keys were whatever the mangler's tracked cache said) still load, because the format's keys
+ * are those keys; the one decoder reads them for the Node side.
+ */
+import { describe, expect, it } from "vitest";
+import { VirtualBoard } from "../../sim/board.ts";
+import { firmwareBundle } from "../device/helpers.ts";
+import { decodeSlot, expandKeys, SAVE_KEYS } from "../../firmware/device/save-format.ts";
+import type { SavedState } from "../../firmware/ui/app.ts";
+import { firmwareFailures } from "./invariants.ts";
+
+/** Written by the firmware of commit 4a92e49: Brainiac, referee, secret 5 4 3 2 and one row (red green blue yellow: 0 exact, 2 near). */
+const OLD_SAVE =
+  'BB1|5|41226|{"v":1,"s":"play","p":{"n":"brainiac","d":false,"rn":"referee","f":4,"oe":1,"ie":true,"Pt":5,"lockConsole":true,"se":"flip","c":3,"re":6,"w":false},"hn":{"r":{"n":"brainiac","d":false,"rn":"referee","f":4},"l":[0,0],"Yt":0,"e":{"secret":[5,4,3,2],"Wt":[{"Jt":[0,1,2,3],"Qt":{"o":0,"a":2}}],"x":null,"Kt":"guess"},"Sn":[],"m":null,"jt":false,"O":-1},"qt":null}';
+
+describe("the save format", () => {
+  it("decodes a save of the first firmware to the source's names", () => {
+    const slot = decodeSlot(OLD_SAVE);
+    if (typeof slot === "string") throw new Error(slot);
+    expect(slot.seq).toBe(5);
+    const state = expandKeys(slot.data) as SavedState;
+    expect(state.screen).toBe("play");
+    expect(state.settings.preset).toBe("brainiac");
+    expect(state.match?.game.rows).toEqual([{ guess: [0, 1, 2, 3], feedback: { exact: 0, near: 2 } }]);
+    expect(state.match?.game.secret).toEqual([5, 4, 3, 2]);
+  });
+
+  it("refuses a slot whose checksum or version does not match, saying which", () => {
+    expect(decodeSlot(OLD_SAVE.replace("|41226|", "|41227|"))).toBe("checksum mismatch");
+    expect(decodeSlot(OLD_SAVE.replace("BB1|", "BB9|"))).toBe("unknown format BB9");
+  });
+
+  it("gives every saved field its own key", () => {
+    const keys = Object.values(SAVE_KEYS);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("the unit resumes a save of the first firmware: the row, its key pegs, the locked console", () => {
+    const board = new VirtualBoard({ firmware: firmwareBundle() });
+    board.storage.write("bb.s1", OLD_SAVE);
+    board.powerOn();
+    board.advance(500);
+    expect(firmwareFailures(board)).toEqual([]);
+    expect(board.colours("board").slice(0, 4)).toEqual(["red", "green", "blue", "yellow"]);
+    expect(
+      board
+        .colours("keys")
+        .slice(0, 4)
+        .filter((c) => c === "white"),
+    ).toHaveLength(2);
+    expect(board.consoleLocked).toBe(true);
+  });
+});
