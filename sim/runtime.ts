@@ -484,6 +484,21 @@ export class EspruinoRuntime {
         this.guard();
         if (this.watchdog) this.kick(this.watchdog);
       },
+      // Natives over whole arrays (the firmware's per-LED work): a lookup through `map`, a sum, a CRC.
+      mapInPlace: (from: unknown, to: unknown, map: unknown) => {
+        const f = from as ArrayLike<number>;
+        const t = to as Record<number, number> & { length: number };
+        const m = map as ArrayLike<number>;
+        const n = Math.min(f.length, t.length);
+        for (let i = 0; i < n; i++) t[i] = m[f[i]] ?? 0;
+      },
+      sum: (data: unknown) => {
+        const d = data as ArrayLike<number>;
+        let s = 0;
+        for (let i = 0; i < d.length; i++) s += d[i];
+        return s;
+      },
+      CRC32: (data: unknown) => crc32(data as ArrayLike<number> | string),
       getAnalogVRef: () => 3.3,
       hwRand: () => this.bus.noise.nextUint32() | 0,
       srand: (seed: unknown) => {
@@ -1051,4 +1066,14 @@ function describeValue(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v);
   if (v === null || typeof v !== "object") return String(v);
   return Object.prototype.toString.call(v);
+}
+
+/** CRC-32 (IEEE, as zlib and Espruino's E.CRC32), of bytes or of an 8-bit string. */
+function crc32(data: ArrayLike<number> | string): number {
+  let c = -1;
+  for (let i = 0; i < data.length; i++) {
+    c ^= typeof data === "string" ? data.charCodeAt(i) & 255 : data[i] & 255;
+    for (let b = 0; b < 8; b++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return (c ^ -1) >>> 0;
 }
