@@ -27,8 +27,14 @@ const SLEEP_TICK_MS = 8000;
 const BATTERY_EVERY_MS = 30000;
 /** With an empty battery the unit shows the warning this long after a key, then sleeps again. */
 const EMPTY_AWAKE_MS = 5000;
-/** Between two slices of background work (each about 0.3 s on the Pico), key scans and LED updates get their turn. */
+/** Between two slices of background work, key scans and LED updates get their turn. */
 const THINK_GAP_MS = 10;
+/**
+ * A slice of background work ends after this long (ms on the interpreter's clock; ~0.2 s on a Pico),
+ * or after SOLVER_SLICE evaluations; in a key's task it is shorter, so the key's frame goes out first.
+ */
+const SLICE_MS = 3;
+const KEY_SLICE_MS = 0.5;
 /** An error flag this soon after boot means the saved state itself is at fault: drop it. */
 const BOOT_GRACE_MS = 5000;
 
@@ -42,6 +48,10 @@ function start(): void {
   const app = new App(profile, Math.random);
   app.tableReader = function (name: string): string | undefined {
     return require("Storage").read(name);
+  };
+  let sliceEnd = getTime() + SLICE_MS / 1000;
+  app.sliceOver = function (): boolean {
+    return getTime() >= sliceEnd;
   };
   const frame = new Uint8Array(profile.ledCount);
   const bootAt = nowMs();
@@ -136,6 +146,7 @@ function start(): void {
 
   /** Background work (the unit's guess, an answer's check, hints) in slices between other work, so keys and LEDs stay responsive. */
   function think(): void {
+    sliceEnd = getTime() + SLICE_MS / 1000;
     const done = app.think(nowMs());
     if (done) {
       const tune = app.takeTune();
@@ -152,6 +163,7 @@ function start(): void {
   }
 
   function onKey(key: number, down: boolean): void {
+    sliceEnd = getTime() + KEY_SLICE_MS / 1000;
     if (sleeping) {
       // The press that wakes the unit only wakes it.
       if (down) {

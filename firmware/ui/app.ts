@@ -128,6 +128,10 @@ export class App {
   warnUntil = 0;
   private tune: number[] | null = null;
   private saveWanted = false;
+  /** Asked during background work: is the time slice over? The device layer sets it from its clock (the work also stops after SOLVER_SLICE evaluations). */
+  sliceOver: () => boolean = function () {
+    return false;
+  };
   /** Reads a solver table by its Storage name; the device layer sets it (tests may leave none: the unit then searches). */
   tableReader: (name: string) => Uint8Array | string | undefined = function () {
     return undefined;
@@ -552,7 +556,7 @@ export class App {
         this.solver.start(rows);
         this.solverFor = m;
         this.slices = 0;
-        this.busy = !this.solver.step(SOLVER_SLICE);
+        this.busy = !this.solver.step(SOLVER_SLICE, this.sliceOver);
         if (this.busy || hints) return;
         const guess = this.solver.guess();
         if (guess) r = submitGuess(m, guess);
@@ -570,12 +574,12 @@ export class App {
     this.slices++;
     const checking = this.checking;
     if (checking) {
-      if (!checking.step(SOLVER_SLICE)) return false;
+      if (!checking.step(SOLVER_SLICE, this.sliceOver)) return false;
       this.busy = false;
       this.commit(answer(this.match as MatchState, this.fb, checking.rows()), "feedback", now);
       return true;
     }
-    if (!this.solver || !this.solver.step(SOLVER_SLICE)) return false;
+    if (!this.solver || !this.solver.step(SOLVER_SLICE, this.sliceOver)) return false;
     this.busy = false;
     if (this.solverHints) {
       if (now < this.hintUntil) this.hintExample();
