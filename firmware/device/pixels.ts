@@ -37,8 +37,6 @@ export class Pixels {
   private shownK = -1;
   private shownCrc = 0;
   private on = false;
-  /** The scale factor of the last frame sent (for diagnostics and the benchmark). */
-  k = 0;
   userK = BRIGHTNESS_LEVELS[1];
 
   constructor(p: FirmwareProfile) {
@@ -91,7 +89,6 @@ export class Pixels {
     E.mapInPlace(frame, this.grb, this.lut);
     this.shownK = k;
     this.shownCrc = crc;
-    this.k = k;
     require("neopixel").write(this.pin, this.bytes);
     return true;
   }

@@ -20,7 +20,7 @@ export function nowMs(): number {
 
 export class Scheduler {
   private due = [-1, -1, -1, -1, -1, -1];
-  private jobs: ((() => void) | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined];
+  private jobs: ((() => void) | undefined)[] = [];
   /** Errors thrown by jobs: counted and logged, never allowed to stop the other slots. */
   errors = 0;
   private timer: number | undefined = undefined;

@@ -129,9 +129,7 @@ export class App {
   private tune: number[] | null = null;
   private saveWanted = false;
   /** Asked during background work: is the time slice over? The device layer sets it from its clock (the work also stops after SOLVER_SLICE evaluations). */
-  sliceOver: () => boolean = function () {
-    return false;
-  };
+  sliceOver: (() => boolean) | undefined;
   /** Reads a solver table by its Storage name; the device layer sets it (tests may leave none: the unit then searches). */
   tableReader: (name: string) => Uint8Array | string | undefined = function () {
     return undefined;
