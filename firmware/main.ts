@@ -50,7 +50,10 @@ function start(): void {
     return require("Storage").read(name);
   };
   let sliceEnd = getTime() + SLICE_MS / 1000;
+  // A background slice always gets its first chunk of work (so work goes on however slow the rest of the task was).
+  let firstAsk = false;
   app.sliceOver = function (): boolean {
+    if (firstAsk) return (firstAsk = false);
     return getTime() >= sliceEnd;
   };
   const frame = new Uint8Array(profile.ledCount);
@@ -147,6 +150,7 @@ function start(): void {
   /** Background work (the unit's guess, an answer's check, hints) in slices between other work, so keys and LEDs stay responsive. */
   function think(): void {
     sliceEnd = getTime() + SLICE_MS / 1000;
+    firstAsk = true;
     const done = app.think(nowMs());
     if (done) {
       const tune = app.takeTune();
