@@ -168,6 +168,7 @@ function start(): void {
 
   function onKey(key: number, down: boolean): void {
     sliceEnd = getTime() + KEY_SLICE_MS / 1000;
+    firstAsk = false;
     if (sleeping) {
       // The press that wakes the unit only wakes it.
       if (down) {
