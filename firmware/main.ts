@@ -8,7 +8,7 @@ import profile from "brainboard:profile";
 import { App } from "./ui/app";
 import { render } from "./ui/render";
 import { G_OK } from "./ui/layout";
-import { Scheduler, SLOT_RENDER, SLOT_THINK, nowMs } from "./device/scheduler";
+import { Scheduler, SLOT_RENDER, SLOT_THINK, nowMs, say } from "./device/scheduler";
 import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
 import { Buzzer } from "./device/buzzer";
@@ -18,8 +18,14 @@ import { lockConsole } from "./device/console";
 
 /** A key seen down this soon after boot was held at power-on (the scanner reports it after ~3 scans). */
 const SELFTEST_WINDOW_MS = 40;
-/** Between two slices of background work (each about 0.3 s on the Pico), key scans and LED updates get their turn. */
+/** Between two slices of background work, key scans and LED updates get their turn. */
 const THINK_GAP_MS = 10;
+/**
+ * A slice of background work ends after this long (ms on the interpreter's clock; ~0.2 s on a Pico),
+ * or after SOLVER_SLICE evaluations; in a key's task it is shorter, so the key's frame goes out first.
+ */
+const SLICE_MS = 3;
+const KEY_SLICE_MS = 0.5;
 
 function start(): void {
   startWatchdog();
@@ -33,6 +39,13 @@ function start(): void {
   play.tableReader = function (name: string): string | undefined {
     return require("Storage").read(name);
   };
+  let sliceEnd = getTime() + SLICE_MS / 1000;
+  // A background slice always gets its first chunk of work (so work goes on however slow the rest of the task was).
+  let firstAsk = false;
+  play.sliceOver = function (): boolean {
+    if (firstAsk) return (firstAsk = false);
+    return getTime() >= sliceEnd;
+  };
   const frame = new Uint8Array(profile.ledCount);
   const bootAt = nowMs();
   let seeded = false;
@@ -42,7 +55,7 @@ function start(): void {
   const loaded = store.load(function (data: unknown): string {
     return app.restore(data, bootAt);
   });
-  if (loaded.warning) console.log("brainboard: saved state not used: " + loaded.warning);
+  if (loaded.warning) say("saved state not used: " + loaded.warning);
   app.warnUntil = loaded.data === undefined && loaded.warning ? bootAt + 3000 : 0;
 
   function save(): void {
@@ -82,6 +95,8 @@ function start(): void {
 
   /** Background work (the unit's guess, an answer's check, hints) in slices between other work, so keys and LEDs stay responsive. */
   function think(): void {
+    sliceEnd = getTime() + SLICE_MS / 1000;
+    firstAsk = true;
     const done = play.think(nowMs());
     if (done) {
       const tune = app.takeTune();
@@ -98,6 +113,8 @@ function start(): void {
   }
 
   function onKey(key: number, down: boolean): void {
+    sliceEnd = getTime() + KEY_SLICE_MS / 1000;
+    firstAsk = false;
     if (!power.key(key, down)) return;
     if (!seeded) {
       // ESP32 does not seed Math.random at boot; the time of the first press is good entropy anywhere.

@@ -261,6 +261,7 @@ const PRELUDE = String.raw`(function (hooks, missing) {
   var stringify = JSON.stringify;
   var floor = Math.floor;
   var TypedArray = Object.getPrototypeOf(Uint8Array);
+  var RealProxy = Proxy;
 
   function Pin(value) { return hooks.pinFromValue(value); }
   Pin.prototype.toString = function () { return names.get(this); };
@@ -331,6 +332,37 @@ const PRELUDE = String.raw`(function (hooks, missing) {
   JSON.stringify = function (value, replacer, space) {
     return stringify(value, function (k, v) { return isView(v) && !(v instanceof DataView) ? slice.call(v) : v; }, space);
   };
+
+  // Espruino's Uint24Array: 3 bytes an element, little-endian (a view, like the other typed arrays).
+  function Uint24Array(a, offset, length) {
+    var bytes;
+    if (typeof a === "number") bytes = new Uint8Array(a * 3);
+    else if (a instanceof ArrayBuffer) {
+      offset = offset || 0;
+      bytes = new Uint8Array(a, offset, length === undefined ? floor((a.byteLength - offset) / 3) * 3 : length * 3);
+    } else {
+      bytes = new Uint8Array(a.length * 3);
+      for (var i = 0; i < a.length; i++) { bytes[i * 3] = a[i] & 255; bytes[i * 3 + 1] = (a[i] >> 8) & 255; bytes[i * 3 + 2] = (a[i] >> 16) & 255; }
+    }
+    var view = Object.create(Uint24Array.prototype);
+    view.length = bytes.length / 3;
+    view.buffer = bytes.buffer;
+    view.byteOffset = bytes.byteOffset;
+    view.byteLength = bytes.length;
+    return new RealProxy(view, {
+      get: function (t, k) {
+        if (typeof k === "string" && /^\d+$/.test(k)) { var i = +k * 3; return i < bytes.length ? bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) : undefined; }
+        return t[k];
+      },
+      set: function (t, k, v) {
+        if (typeof k === "string" && /^\d+$/.test(k)) { var i = +k * 3; if (i < bytes.length) { v = v >>> 0; bytes[i] = v & 255; bytes[i + 1] = (v >> 8) & 255; bytes[i + 2] = (v >> 16) & 255; } return true; }
+        t[k] = v;
+        return true;
+      }
+    });
+  }
+  Uint24Array.BYTES_PER_ELEMENT = 3;
+  G.Uint24Array = Uint24Array;
 
   function InternalError(message) { var e = new Error(message); Object.setPrototypeOf(e, InternalError.prototype); return e; }
   InternalError.prototype = Object.create(Error.prototype);

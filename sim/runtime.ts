@@ -535,6 +535,22 @@ export class EspruinoRuntime {
       },
       getSizeOf: (v: unknown) => this.estimator().sizeOf(v),
       getTemperature: () => 27,
+      // Natives over whole arrays (the firmware's per-LED work): a lookup through `map`, a sum.
+      mapInPlace: (from: unknown, to: unknown, map: unknown) => {
+        this.guard();
+        const f = from as ArrayLike<number>;
+        const t = to as Record<number, number> & { length: number };
+        const m = map as ArrayLike<number>;
+        const n = Math.min(f.length, t.length);
+        for (let i = 0; i < n; i++) t[i] = m[f[i]] ?? 0;
+      },
+      sum: (data: unknown) => {
+        this.guard();
+        const d = data as ArrayLike<number>;
+        let s = 0;
+        for (let i = 0; i < d.length; i++) s += d[i];
+        return s;
+      },
       // E.CRC32(data): the standard CRC-32 of a string's 8-bit chars or an array's bytes (the flash tool verifies with it).
       CRC32: (data: unknown) => {
         this.guard();

@@ -8,8 +8,8 @@ import type { SolverState } from "./solver";
 import { Row, Rules } from "./types";
 
 export interface ConflictSearch {
-  /** Works for about `budget` evaluations; true when rows() is final. */
-  step(budget: number): boolean;
+  /** Works for about `budget` evaluations, or until `stop` says the time slice is over; true when rows() is final. */
+  step(budget: number, stop?: () => boolean): boolean;
   /**
    * [] when some valid secret fits every row; otherwise a minimal set of row indexes (ascending)
    * that no valid secret fits together: each row in turn is dropped if the others still conflict.
@@ -33,9 +33,9 @@ export function createConflictSearch(rules: Rules, rows: Row[]): ConflictSearch 
   let result: number[] | null = null;
 
   return {
-    step: function (budget: number): boolean {
+    step: function (budget: number, stop?: () => boolean): boolean {
       if (result) return true;
-      const done = probe.step(budget);
+      const done = probe.step(budget, stop);
       const fits = probe.total() > 0;
       if (!done && !fits) return false;
       if (trying < 0 && fits) result = [];

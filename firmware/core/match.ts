@@ -13,7 +13,7 @@ export function checkConfig(config: MatchConfig): string | null {
   if (rulesFor(config.preset, false).scoring === "points") {
     // Even, so that both players make codes equally often (RULES.md 1).
     if (!(config.games >= 2)) return "a match needs at least 2 games";
-    if (config.games % 2 !== 0) return "a match needs an even number of games";
+    if (config.games % 2 !== 0) return "games must be even";
   }
   return null;
 }

@@ -53,8 +53,11 @@ export const POLICY_BUDGET = 1500;
 export interface SolverState {
   /** Begins a move (or a hint computation) after `rows`, the game's rows so far; the same rows again go on with the work (solverStart). */
   start(rows: Row[]): void;
-  /** Works for at most `budget` evaluations; true when done. */
-  step(budget: number): boolean;
+  /**
+   * Works for at most `budget` evaluations, and stops sooner once `stop` (asked before every
+   * evaluation: one takes about 0.3 ms on the interpreter) says the time slice is over; true when done.
+   */
+  step(budget: number, stop?: () => boolean): boolean;
   /** The guess once ready; null on contradictory rows (or while working). */
   guess(): Code | null;
   /** Evaluations still expected in this move (rough). */
@@ -83,13 +86,6 @@ export function unpackCode(v: number, pegs: number, symbols: number): Code {
   const code: Code = [];
   for (let i = 0; i < pegs; i++, v = Math.floor(v / symbols)) code.unshift(v % symbols);
   return code;
-}
-
-/** Σ over symbols of min(a's count, b's count), counts in 3-bit fields. */
-function overlap(a: number, b: number): number {
-  let common = 0;
-  for (; a && b; a >>= 3, b >>= 3) common += Math.min(a & 7, b & 7);
-  return common;
 }
 
 // What the machine works on next.
@@ -147,6 +143,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const arrangement = new Int8Array(pegs);
   let checkRow = 0;
   let arranging = false;
+  // Symbol counts (3-bit fields) of the multiset being arranged.
+  let whole = 0;
   // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none).
   const classCounts = new Uint16Array(winClass + 1);
   let cursor = 0;
@@ -230,29 +228,33 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         budget--;
         evals++;
         const target = arranging ? rowExact[checkRow] : rowCommon[checkRow];
-        const theirs = rowCounts[checkRow];
-        // (Writing the multiset's digits back to it changes nothing.)
-        const whole = countsOf(packCode(multiset, symbols), multiset);
+        let theirs = rowCounts[checkRow];
+        // Kept up to date one peg at a time (no loops over symbols: each statement costs on the interpreter).
+        // Arranging: exact so far, and at most the symbols in common of what is left on both sides to
+        // come (the multiset passed this row, so with nothing placed that is the row's exact + near).
+        // Else: in common so far, and at most the row's symbols not matched yet from this (sorted) symbol on.
         let value = 0;
-        let mine = 0;
-        let seen = 0;
-        for (p = 0; ok && p < pegs;) {
-          let more;
+        let more = rowCommon[checkRow];
+        let mine = arranging ? whole : 0;
+        for (p = 0; ok && p < pegs; p++) {
+          const k = 3 * (arranging ? arrangement : multiset)[p];
           if (arranging) {
-            // Exact so far, and at most the symbols in common of what is left on both sides to come.
-            const d = arrangement[p];
-            const e = rowDigits[checkRow * pegs + p++];
-            if (d === e) value++;
-            mine += 1 << (3 * d);
-            seen += 1 << (3 * e);
-            more = overlap(whole - mine, theirs - seen);
+            const e = 3 * rowDigits[checkRow * pegs + p];
+            if (k === e) value++;
+            // Taking one symbol from a side lowers the overlap when that side had no more of it than the other.
+            if (((mine >> k) & 7) <= ((theirs >> k) & 7)) more--;
+            mine -= 1 << k;
+            if (((theirs >> e) & 7) <= ((mine >> e) & 7)) more--;
+            theirs -= 1 << e;
           } else {
-            // In common so far, and at most the row's symbols not matched yet from this (sorted) symbol on.
-            const k = 3 * multiset[p++];
-            const rest = theirs >> k;
+            const t = (theirs >> k) & 7;
+            const m = ((mine >> k) & 7) + 1;
             mine += 1 << k;
-            value = overlap(mine, theirs);
-            more = Math.min(pegs - p, overlap(rest, rest) - overlap(rest, mine >> k));
+            if (m <= t) value++;
+            // (The row's pegs of this symbol or a later one: its counts from this field on, summed.)
+            more = m < t ? -m : -t;
+            for (let x = theirs >> k; x; x >>= 3) more += x & 7;
+            if (more > pegs - p - 1) more = pegs - p - 1;
           }
           ok = value <= target && value + more >= target;
         }
@@ -285,6 +287,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       if (ok) {
         arrangement.set(multiset);
         arranging = true;
+        // (Writing the multiset's digits back to it changes nothing.)
+        whole = countsOf(packCode(multiset, symbols), multiset);
       } else {
         // The next multiset past the failing prefix, or the end.
         while (p-- && !fillSorted(p, multiset[p] + 1));
@@ -306,9 +310,19 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function pass(budget: number): number {
     for (; budget > 0 && cursor < count; budget--) {
       const secret = list[cursor++];
-      // (The arrangement array is free during a pass: the secret's digits go there.)
-      let c = overlap(countsOf(secret, arrangement), guessCounts);
-      for (let i = 0; i < pegs; i++) if (arrangement[i] === guessDigits[i]) c += pegs;
+      // The class exact * pegs + in common, in one pass over the secret's digits: its n-th peg of a
+      // symbol is in common when the guess has at least n of it.
+      let v = secret;
+      let seen = 0;
+      let c = 0;
+      for (let i = pegs; i--;) {
+        const d = v % symbols;
+        v = (v - d) / symbols;
+        const k = 3 * d;
+        if (((seen >> k) & 7) < ((guessCounts >> k) & 7)) c++;
+        seen += 1 << k;
+        if (d === guessDigits[i]) c += pegs;
+      }
       evals++;
       classCounts[c]++;
       if (c === keepClass) list[kept++] = secret;
@@ -461,11 +475,13 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
 
   return {
     start: start,
-    step: function (budget: number): boolean {
+    step: function (budget: number, stop?: () => boolean): boolean {
       while (job !== JOB_READY) {
         if (job === JOB_ADVANCE) advance();
-        else if (budget <= 0) return false;
-        else budget = job === JOB_ENUMERATE ? enumerate(budget) : pass(budget);
+        else if (budget <= 0 || (stop && stop())) return false;
+        // One evaluation at a time: the work is a resumable state machine, so this does exactly what
+        // one call with the whole budget would.
+        else budget += (job === JOB_ENUMERATE ? enumerate(1) : pass(1)) - 1;
       }
       return true;
     },

@@ -44,9 +44,9 @@ export class KeyScanner {
   /** When each key went down (ms), and whether it is being ignored as stuck. */
   private readonly downSince: Float64Array;
   readonly stuck: Uint8Array;
+  /** Per row: does a key of it need looking at even with its contacts open (down, counting, or stuck)? */
+  private readonly busyRow: Uint8Array;
   private watches: number[] = [];
-  /** Scans ignored because they showed a ghost pattern (for tests and diagnostics). */
-  ghostScans = 0;
 
   constructor(
     p: FirmwareProfile,
@@ -59,6 +59,7 @@ export class KeyScanner {
     this.diodes = p.diodes;
     this.colMask = (1 << p.colPins.length) - 1;
     this.raw = new Uint16Array(p.rowPins.length);
+    this.busyRow = new Uint8Array(p.rowPins.length);
     this.down = new Uint8Array(p.keyCount);
     this.disagree = new Uint8Array(p.keyCount);
     this.downSince = new Float64Array(p.keyCount);
@@ -114,10 +115,14 @@ export class KeyScanner {
       for (let a = 0; a < nRows && !ghost; a++) for (let b = a + 1; b < nRows; b++) if (manyBits(this.raw[a] & this.raw[b])) ghost = true;
     let live = false;
     const now = nowMs();
-    if (ghost) this.ghostScans++;
-    else {
+    // At rest every row is driven low but those of stuck keys (row-bit order: the last pin is bit 0).
+    let rest = all;
+    if (!ghost)
       for (let r = 0; r < nRows; r++) {
         const bits = this.raw[r];
+        // (Each statement costs on the interpreter: a row with all contacts open and nothing pending is skipped.)
+        if (!(bits | this.busyRow[r])) continue;
+        let busy = 0;
         for (let c = 0; c < nCols; c++) {
           const key = this.keyAt[r * nCols + c];
           if (key < 0) continue;
@@ -125,39 +130,34 @@ export class KeyScanner {
           if (this.stuck[key]) {
             // Ignored until its contact opens; then it is an ordinary key again.
             if (!closed) this.stuck[key] = 0;
-            continue;
-          }
-          if (closed === this.down[key]) {
+          } else if (closed === this.down[key]) {
             this.disagree[key] = 0;
-            if (closed) live = true;
-            if (closed && now - this.downSince[key] > STUCK_MS) {
-              this.stuck[key] = 1;
-              this.down[key] = 0;
-              this.onKey(key, false);
+            if (closed) {
+              live = true;
+              if (now - this.downSince[key] > STUCK_MS) {
+                this.stuck[key] = 1;
+                this.down[key] = 0;
+                this.onKey(key, false);
+              }
             }
-            continue;
+          } else {
+            live = true;
+            if (++this.disagree[key] >= DEBOUNCE_SCANS) {
+              this.disagree[key] = 0;
+              this.down[key] = closed;
+              this.downSince[key] = now;
+              this.onKey(key, closed === 1);
+            }
           }
-          live = true;
-          if (++this.disagree[key] >= DEBOUNCE_SCANS) {
-            this.disagree[key] = 0;
-            this.down[key] = closed;
-            this.downSince[key] = now;
-            this.onKey(key, closed === 1);
-          }
+          if (this.stuck[key]) rest &= ~(1 << (nRows - 1 - r));
+          busy |= this.down[key] | this.disagree[key] | this.stuck[key];
         }
+        this.busyRow[r] = busy;
       }
-    }
     if (live || ghost) {
       this.sched.at(SLOT_SCAN, now + SCAN_MS, () => this.scan());
       return;
     }
-    // At rest: every row low but those of stuck keys (row-bit order: the last pin is bit 0).
-    let rest = all;
-    for (let r = 0; r < nRows; r++)
-      for (let c = 0; c < nCols; c++) {
-        const key = this.keyAt[r * nCols + c];
-        if (key >= 0 && this.stuck[key]) rest &= ~(1 << (nRows - 1 - r));
-      }
     digitalWrite(this.rows, all ^ rest);
     this.arm();
     if (rest !== all) this.sched.at(SLOT_SCAN, now + STUCK_SCAN_MS, () => this.scan());

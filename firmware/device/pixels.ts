@@ -3,6 +3,12 @@
  * colour goes through the gamma table, then every channel is scaled by one factor k/256, the
  * smaller of the user's brightness and what keeps the estimated current under the profile's
  * budget; bytes are laid out G,R,B (WS2812) and sent with one neopixel.write, only when they changed.
+ *
+ * Speed: the interpreter runs source text, so the per-LED loops are native calls: the current
+ * estimate is E.mapInPlace through the per-colour duty sums and E.sum; the bytes are E.mapInPlace
+ * of the frame through a per-k table of 24-bit GRB values into a Uint24Array view of the buffer;
+ * "changed" is the frame's CRC32 and k against the last frame sent (a collision, 1 in 2^32, would
+ * leave one frame unsent until the next change).
  */
 import { gammaTable, PALETTE_RGB, PALETTE_SIZE } from "../ui/palette";
 
@@ -13,27 +19,32 @@ export class Pixels {
   private readonly pin: Pin;
   private readonly count: number;
   private readonly bytes: Uint8ClampedArray;
-  private readonly shown: Uint8Array;
+  /** The bytes as one 24-bit G,R,B value per LED (little-endian: G is the low byte). */
+  private readonly grb: Uint24Array;
   /** Gamma-corrected duty per palette entry, R,G,B. */
   private readonly duty = new Uint8Array(PALETTE_SIZE * 3);
-  /** Sum of the three duties per palette entry, for the current estimate. */
+  /** Sum of the three duties per palette entry, for the current estimate, and that sum per LED. */
   private readonly dutySum = new Uint16Array(PALETTE_SIZE);
+  private readonly ledSum: Uint16Array;
+  /** Per palette entry, its GRB value scaled by lutK. */
+  private readonly lut = new Uint32Array(PALETTE_SIZE);
+  private lutK = -1;
   private readonly budgetMa: number;
   private readonly maPerChannel: number;
   private readonly idleMa: number;
   private readonly power: Pin | undefined;
   private readonly powerOn: number;
   private shownK = -1;
+  private shownCrc = 0;
   private on = false;
-  /** The scale factor of the last frame sent (for diagnostics and the benchmark). */
-  k = 0;
   userK = BRIGHTNESS_LEVELS[1];
 
   constructor(p: FirmwareProfile) {
     this.pin = p.led;
     this.count = p.ledCount;
     this.bytes = new Uint8ClampedArray(p.ledCount * 3);
-    this.shown = new Uint8Array(p.ledCount);
+    this.grb = new Uint24Array(this.bytes.buffer);
+    this.ledSum = new Uint16Array(p.ledCount);
     this.budgetMa = p.budgetMa;
     this.maPerChannel = p.maPerChannel;
     this.idleMa = p.idleMa;
@@ -54,8 +65,8 @@ export class Pixels {
 
   /** The largest k (out of 256) whose estimated current for this frame stays within the budget. */
   budgetK(frame: Uint8Array): number {
-    let sum = 0;
-    for (let i = 0; i < this.count; i++) sum += this.dutySum[frame[i]];
+    E.mapInPlace(frame, this.ledSum, this.dutySum);
+    const sum = E.sum(this.ledSum);
     const spare = this.budgetMa - this.idleMa * this.count;
     if (sum === 0) return 256;
     if (spare <= 0) return 0;
@@ -67,22 +78,18 @@ export class Pixels {
   show(frame: Uint8Array): boolean {
     if (!this.on) this.setPower(true);
     const k = Math.min(this.userK, this.budgetK(frame));
-    let same = k === this.shownK;
-    for (let i = 0; same && i < this.count; i++) if (frame[i] !== this.shown[i]) same = false;
-    if (same) return false;
-    const d = this.duty;
-    const b = this.bytes;
-    for (let i = 0; i < this.count; i++) {
-      const c = frame[i] * 3;
-      const o = i * 3;
-      b[o] = (d[c + 1] * k) >> 8;
-      b[o + 1] = (d[c] * k) >> 8;
-      b[o + 2] = (d[c + 2] * k) >> 8;
-      this.shown[i] = frame[i];
+    const crc = E.CRC32(frame);
+    if (k === this.shownK && crc === this.shownCrc) return false;
+    if (k !== this.lutK) {
+      const d = this.duty;
+      for (let c = 0; c < PALETTE_SIZE; c++)
+        this.lut[c] = ((d[c * 3 + 1] * k) >> 8) | (((d[c * 3] * k) >> 8) << 8) | (((d[c * 3 + 2] * k) >> 8) << 16);
+      this.lutK = k;
     }
+    E.mapInPlace(frame, this.grb, this.lut);
     this.shownK = k;
-    this.k = k;
-    require("neopixel").write(this.pin, b);
+    this.shownCrc = crc;
+    require("neopixel").write(this.pin, this.bytes);
     return true;
   }
 }

@@ -7,7 +7,7 @@
  */
 import { batteryVolts } from "./battery";
 import profile from "brainboard:profile";
-import { Scheduler, SLOT_IDLE, SLOT_POWER, nowMs } from "./scheduler";
+import { Scheduler, SLOT_IDLE, SLOT_POWER, nowMs, say } from "./scheduler";
 
 const WATCHDOG_S = 10;
 /** While asleep the MCU wakes this often so the (automatic) watchdog is fed from the idle loop. */
@@ -64,7 +64,7 @@ export class Power {
     E.on("errorFlag", (flags) => {
       const serious = flags.indexOf("MEMORY") >= 0 || flags.indexOf("LOW_MEMORY") >= 0 || flags.indexOf("CALLBACK") >= 0;
       if (!serious) return;
-      console.log("brainboard: " + flags.join(",") + ": saving and restarting");
+      say(flags.join(",") + ": saving and restarting");
       if (nowMs() - bootAt < BOOT_GRACE_MS) clear();
       else this.hooks.save();
       load();

@@ -13,6 +13,11 @@ export const SLOT_POWER = 4;
 export const SLOT_THINK = 5;
 const SLOTS = 6;
 
+/** A line on the console, marked as the unit's. */
+export function say(line: string): void {
+  console.log("brainboard: " + line);
+}
+
 /** Milliseconds since boot, from Espruino's getTime() (seconds). */
 export function nowMs(): number {
   return getTime() * 1000;
@@ -20,7 +25,7 @@ export function nowMs(): number {
 
 export class Scheduler {
   private due = [-1, -1, -1, -1, -1, -1];
-  private jobs: ((() => void) | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined];
+  private jobs: ((() => void) | undefined)[] = [];
   /** Errors thrown by jobs: counted and logged, never allowed to stop the other slots. */
   errors = 0;
   private timer: number | undefined = undefined;
@@ -60,7 +65,7 @@ export class Scheduler {
           fn();
         } catch (e) {
           this.errors++;
-          console.log("brainboard: job " + i + " failed: " + e);
+          say("job " + i + " failed: " + e);
         }
       }
     }

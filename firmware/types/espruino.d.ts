@@ -91,7 +91,19 @@ declare const E: {
   lockConsole(): void;
   /** Sets the console password (kept in RAM only, up to 20 characters); with no argument, removes it. */
   setPassword(password?: string): void;
+  /** to[i] = map[from[i]] for every element, natively (no per-element JavaScript). */
+  mapInPlace(from: ArrayLike<number>, to: ArrayLike<number> | Uint24Array, map: ArrayLike<number>): void;
+  /** The sum of the elements, natively. */
+  sum(data: ArrayLike<number>): number;
+  /** CRC32 of the bytes, natively. */
+  CRC32(data: ArrayLike<number> | string): number;
 };
+/** Espruino's own typed array of 24-bit unsigned elements, little-endian (not in standard JavaScript). */
+interface Uint24Array {
+  readonly length: number;
+  [index: number]: number;
+}
+declare const Uint24Array: { new (buffer: ArrayBuffer, byteOffset?: number, length?: number): Uint24Array };
 
 interface NeoPixelModule {
   /** Sends the bytes as they are (no reordering): fill G,R,B per WS2812 LED. Length: a non-zero multiple of 3. */

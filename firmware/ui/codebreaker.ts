@@ -95,6 +95,8 @@ export class CodebreakerScreen implements GameScreen {
   checking: ConflictSearch | null = null;
   /** The hint shows until then (the count on the track, an example in an empty row). */
   hintUntil = 0;
+  /** Asked during background work: is the time slice over? The device layer sets it from its clock (the work also stops after SOLVER_SLICE evaluations). */
+  sliceOver: (() => boolean) | undefined;
   /** Reads a solver table by its Storage name; the device layer sets it (tests may leave none: the unit then searches). */
   tableReader: (name: string) => Uint8Array | string | undefined = function () {
     return undefined;
@@ -341,7 +343,7 @@ export class CodebreakerScreen implements GameScreen {
         this.solver.start(rows);
         this.solverFor = m;
         this.slices = 0;
-        this.busy = !this.solver.step(SOLVER_SLICE);
+        this.busy = !this.solver.step(SOLVER_SLICE, this.sliceOver);
         if (this.busy || hints) return;
         const guess = this.solver.guess();
         if (guess) r = submitGuess(m, guess);
@@ -359,12 +361,12 @@ export class CodebreakerScreen implements GameScreen {
     this.slices++;
     const checking = this.checking;
     if (checking) {
-      if (!checking.step(SOLVER_SLICE)) return false;
+      if (!checking.step(SOLVER_SLICE, this.sliceOver)) return false;
       this.busy = false;
       this.commit(answer(this.match as MatchState, this.fb, checking.rows()), FLASH_FEEDBACK, now);
       return true;
     }
-    if (!this.solver || !this.solver.step(SOLVER_SLICE)) return false;
+    if (!this.solver || !this.solver.step(SOLVER_SLICE, this.sliceOver)) return false;
     this.busy = false;
     if (this.solverHints) {
       if (now < this.hintUntil) this.hintExample();

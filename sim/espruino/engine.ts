@@ -30,9 +30,10 @@ import {
   type SegmentName,
 } from "../../hardware/profile.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
+import { flash, type FlashResult } from "../../firmware/tools/flash.ts";
 import { colourName } from "../colours.ts";
 import { chainPixels, LedChain, type Rgb } from "../leds.ts";
-import { espruinoBinary, espruinoMissing, PROJECT_ROOT, type EspruinoBuild } from "./binary.ts";
+import { espruinoBinary, espruinoMissing, type EspruinoBuild } from "./binary.ts";
 import { preludeSource, REPORT_MARK } from "./prelude.ts";
 import { withTelnetPort } from "./telnet.ts";
 
@@ -378,8 +379,24 @@ export class EspruinoBoard {
         }
         const got = Number(/BOOT0 (\d+)/.exec(out)![1]);
         if (got !== prelude.length) throw new EngineError(`.boot0 holds ${got} bytes, the prelude has ${prelude.length}`);
-        const r = await runFlashCli(["--port", `tcp://127.0.0.1:${port}`, "--bundle", bundle, "--profile", this.profile.id]);
-        if (r.code !== 0) throw new EngineError(`npm run flash failed (exit code ${r.code}):\n${r.output}`);
+        let output = "";
+        const log = (t: string) => (output += t);
+        let r: FlashResult;
+        try {
+          r = await flash({ port: `tcp://127.0.0.1:${port}`, bundle, profile: this.profile.id, out: log, err: log });
+        } catch (e) {
+          throw new EngineError(`npm run flash failed: ${(e as Error).message}\n${output}`);
+        }
+        // The upload ends by starting .bootcde without the boot files, so the firmware may fail there for want
+        // of the prelude's pins: what counts is that every file was written and read back intact.
+        const want = 1 + solverTablesFor(this.profile.pegs).length;
+        if (
+          r.exitCode !== 0 &&
+          !(r.verified && r.verified.length === want && /Uncaught ReferenceError: "[A-Z][0-9]+" is not defined/.test(output))
+        )
+          throw new EngineError(`npm run flash failed (exit code ${r.exitCode}):\n${output}`);
+        if (!r.verified || r.verified.length !== want)
+          throw new EngineError(`npm run flash verified ${r.verified?.length ?? 0} of ${want} files:\n${output}`);
       } finally {
         child.kill("SIGKILL");
         await new Promise((d) => (child.exitCode !== null ? d(null) : child.on("exit", d)));
@@ -519,23 +536,4 @@ export class EspruinoBoard {
   private emit(event: EngineEvent): void {
     for (const fn of [...(this.listeners.get(event) ?? [])]) fn();
   }
-}
-
-/** Runs `npm run flash` (the project's flash tool, which drives the real espruino CLI); its exit code and output. */
-export function runFlashCli(args: string[], timeoutMs = 180_000): Promise<{ code: number | null; output: string }> {
-  const tsx = join(PROJECT_ROOT, "node_modules/tsx/dist/cli.mjs");
-  const child = spawn(process.execPath, [tsx, join(PROJECT_ROOT, "firmware/tools/flash.ts"), ...args], {
-    cwd: PROJECT_ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      done({ code, output });
-    });
-  });
 }

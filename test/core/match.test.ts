@@ -47,7 +47,7 @@ describe("match setup", () => {
 
   it("checkConfig accepts an even number of games and explains what is wrong otherwise", () => {
     expect(checkConfig(config("brainiac", "referee", 4))).toBeNull();
-    expect(checkConfig(config("brainiac", "referee", 3))).toBe("a match needs an even number of games");
+    expect(checkConfig(config("brainiac", "referee", 3))).toBe("games must be even");
     expect(checkConfig(config("travel", "manual", 0))).toBe("a match needs at least 2 games");
     expect(checkConfig({ preset: "chess" as PresetId, harder: false, mode: "referee", games: 2 })).toBe("unknown preset chess");
     expect(checkConfig({ preset: "race", harder: false, mode: "solo" as MatchConfig["mode"], games: 2 })).toBe("unknown mode solo");

@@ -85,7 +85,7 @@ describe("RULES.md 1: what every preset shares", () => {
   });
 
   it("a match is an even number of games", () => {
-    expect(checkConfig({ preset: "brainiac", harder: false, mode: "referee", games: 5 })).toBe("a match needs an even number of games");
+    expect(checkConfig({ preset: "brainiac", harder: false, mode: "referee", games: 5 })).toBe("games must be even");
     expect(checkConfig({ preset: "travel", harder: true, mode: "manual", games: 6 })).toBeNull();
   });
 
