@@ -55,7 +55,7 @@ function start(): void {
   const loaded = store.load(function (data: unknown): string {
     return app.restore(data, bootAt);
   });
-  if (loaded.warning) say("saved state not used: " + loaded.warning);
+  if (loaded.warning) say("save not used: " + loaded.warning);
   app.warnUntil = loaded.data === undefined && loaded.warning ? bootAt + 3000 : 0;
 
   function save(): void {

@@ -64,7 +64,7 @@ export class Power {
     E.on("errorFlag", (flags) => {
       const serious = flags.indexOf("MEMORY") >= 0 || flags.indexOf("LOW_MEMORY") >= 0 || flags.indexOf("CALLBACK") >= 0;
       if (!serious) return;
-      say(flags.join(",") + ": saving and restarting");
+      say(flags.join(",") + ": restarting");
       if (nowMs() - bootAt < BOOT_GRACE_MS) clear();
       else this.hooks.save();
       load();

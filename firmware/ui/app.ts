@@ -123,7 +123,7 @@ export class App implements MenuContext {
     const set = s.settings;
     const problem =
       s.v !== SAVE_VERSION || !set || !settingsValid(set)
-        ? "unknown version or settings"
+        ? "bad version or settings"
         : s.match
           ? checkMatchState(s.match)
           : s.flip

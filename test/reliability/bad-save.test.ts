@@ -2,7 +2,7 @@
  * Issue 7: bad saved data. Whatever the two save files hold (a corrupt or truncated copy, both bad, an
  * older format, random bytes, an empty file, or well-formed JSON of the wrong shape), the unit either
  * resumes the other, good copy, or starts afresh with a visible warning (status LED 2 yellow for about
- * 3 s after boot, and a console line "brainboard: saved state not used..."); it never crashes, shows
+ * 3 s after boot, and a console line "brainboard: save not used..."); it never crashes, shows
  * the menu and answers keys.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -57,8 +57,8 @@ function expectResumed(board: VirtualBoard, state: SavedState): void {
 function expectDiscarded(board: VirtualBoard): void {
   expect(firmwareFailures(board), "failures at boot").toEqual([]);
   expect(
-    board.consoleLog.find((l) => l.startsWith("brainboard: saved state not used")),
-    `a console line "brainboard: saved state not used..." (the console says ${JSON.stringify(board.consoleLog)})`,
+    board.consoleLog.find((l) => l.startsWith("brainboard: save not used")),
+    `a console line "brainboard: save not used..." (the console says ${JSON.stringify(board.consoleLog)})`,
   ).toBeDefined();
   expect(board.colours("status")[1], "status LED 2 shortly after boot").toBe("yellow");
   // The menu: the game row lit (the chosen game white), OK blinking green (lit at this time).

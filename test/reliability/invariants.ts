@@ -227,7 +227,7 @@ export function firmwareFailures(
 ): string[] {
   const out = board.errors.map((e) => `uncaught: ${e}`);
   for (const line of board.consoleLog.slice(fromLine))
-    if (/^brainboard: (job \d+ failed|.*saving and restarting)/.test(line)) out.push(`console: ${line}`);
+    if (/^brainboard: (job \d+ failed|.*: restarting)/.test(line)) out.push(`console: ${line}`);
   for (const r of board.resets.slice(fromReset)) out.push(`reset at t=${r.at.toFixed(0)}: ${r.reason}`);
   return out;
 }

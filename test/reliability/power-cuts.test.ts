@@ -94,7 +94,7 @@ function playWithCuts(goal: Goal, seed: number, cuts: number): CutReport {
     if (resumed?.screen === "play" && resumed.match) expect(playLedProblems(R1, frame, resumed.match), at).toEqual([]);
     if (warned)
       expect(
-        board.consoleLog.slice(lines).some((l) => l.startsWith("brainboard: saved state not used")),
+        board.consoleLog.slice(lines).some((l) => l.startsWith("brainboard: save not used")),
         at,
       ).toBe(true);
   }

@@ -54,7 +54,7 @@ describe("probe 6: a good save is not lost to a newer impossible one", () => {
       const { board, badSlot } = bootWithBadNewer(good, change(structuredClone(good.state)));
       expect(firmwareFailures(board)).toEqual([]);
       expect(frameDiff(R1, expectedBootFrame(R1, good.state, board.uptime), boardFrame(board))).toEqual([]);
-      expect(board.consoleLog.find((l) => l.startsWith("brainboard: saved state not used") && l.includes(badSlot))).toBeDefined();
+      expect(board.consoleLog.find((l) => l.startsWith("brainboard: save not used") && l.includes(badSlot))).toBeDefined();
     });
 
   it("the next saves go to the impossible copy's slot: the good copy stays until a newer good one exists", () => {

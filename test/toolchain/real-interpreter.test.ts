@@ -40,6 +40,6 @@ describe.skipIf(!existsSync(ESPRUINO))("the bundle on the real interpreter", () 
     const result = JSON.parse((line as string).slice((line as string).indexOf("RESULT ") + 7));
     expect(result.neo).toBeGreaterThan(0);
     // The prelude left a damaged save in the interpreter's Storage: the unit read it and says so.
-    expect(out).toContain("brainboard: saved state not used: bb.s1: checksum mismatch");
+    expect(out).toContain("brainboard: save not used: bb.s1: checksum mismatch");
   });
 });
