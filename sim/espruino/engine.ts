@@ -16,6 +16,7 @@
  * folder) stays for the next power-on, as a board's flash does.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { connect } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -345,8 +346,8 @@ export class EspruinoBoard {
   }
 
   /**
-   * "flash": the prelude goes to .boot0 through the console, then `npm run flash` writes the bundle and
-   * tables through the real CLI over telnet (the interpreter's port 2323 is taken one run at a time).
+   * "flash": `npm run flash` writes the bundle and tables through the real CLI over telnet (the
+   * interpreter's port 2323 is taken one run at a time), then the prelude goes to .boot0 through the console.
    */
   private async flashFirmware(): Promise<void> {
     const bundle = join(this.dir, "firmware.js");
@@ -360,25 +361,7 @@ export class EspruinoBoard {
       child.stderr!.on("data", (d: Buffer) => (out += d.toString("latin1")));
       child.stdin!.on("error", () => {});
       try {
-        // The prelude as .boot0, a chunk a line (the console's line buffer is not unbounded).
-        const CHUNK = 600;
-        const lines = [];
-        for (let i = 0; i < prelude.length; i += CHUNK) {
-          const part = JSON.stringify(prelude.slice(i, i + CHUNK));
-          lines.push(
-            i === 0 ? `require("Storage").write(".boot0",${part},0,${prelude.length})` : `require("Storage").write(".boot0",${part},${i})`,
-          );
-        }
-        for (const l of lines) child.stdin!.write(`\x10${l}\n`);
-        child.stdin!.write(`\x10print("BOOT0 "+require("Storage").read(".boot0").length)\n`);
-        const t = Date.now();
-        while (!/BOOT0 (\d+)/.test(out)) {
-          if (Date.now() - t > 10_000)
-            throw new EngineError(`writing the prelude to .boot0 got no answer; the interpreter printed:\n${out}`);
-          await sleep(20);
-        }
-        const got = Number(/BOOT0 (\d+)/.exec(out)![1]);
-        if (got !== prelude.length) throw new EngineError(`.boot0 holds ${got} bytes, the prelude has ${prelude.length}`);
+        await listening(port);
         let output = "";
         const log = (t: string) => (output += t);
         let r: FlashResult;
@@ -397,6 +380,25 @@ export class EspruinoBoard {
           throw new EngineError(`npm run flash failed (exit code ${r.exitCode}):\n${output}`);
         if (!r.verified || r.verified.length !== want)
           throw new EngineError(`npm run flash verified ${r.verified?.length ?? 0} of ${want} files:\n${output}`);
+        // Then the prelude as .boot0 (after the upload: its console is the host's, not the CLI's), a chunk a line (the console's line buffer is not unbounded).
+        const CHUNK = 600;
+        const lines = [];
+        for (let i = 0; i < prelude.length; i += CHUNK) {
+          const part = JSON.stringify(prelude.slice(i, i + CHUNK));
+          lines.push(
+            i === 0 ? `require("Storage").write(".boot0",${part},0,${prelude.length})` : `require("Storage").write(".boot0",${part},${i})`,
+          );
+        }
+        for (const l of lines) child.stdin!.write(`\x10${l}\n`);
+        child.stdin!.write(`\x10print("BOOT0 "+require("Storage").read(".boot0").length)\n`);
+        const t = Date.now();
+        while (!/BOOT0 (\d+)/.test(out)) {
+          if (Date.now() - t > 10_000)
+            throw new EngineError(`writing the prelude to .boot0 got no answer; the interpreter printed:\n${out}`);
+          await sleep(20);
+        }
+        const got = Number(/BOOT0 (\d+)/.exec(out)![1]);
+        if (got !== prelude.length) throw new EngineError(`.boot0 holds ${got} bytes, the prelude has ${prelude.length}`);
       } finally {
         child.kill("SIGKILL");
         await new Promise((d) => (child.exitCode !== null ? d(null) : child.on("exit", d)));
@@ -535,5 +537,24 @@ export class EspruinoBoard {
 
   private emit(event: EngineEvent): void {
     for (const fn of [...(this.listeners.get(event) ?? [])]) fn();
+  }
+}
+
+/** Resolves once something accepts connections on the loopback port (the interpreter's telnet server starts after its banner). */
+async function listening(port: number, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    const ok = await new Promise<boolean>((done) => {
+      const sock = connect(port, "127.0.0.1");
+      sock.once("connect", () => {
+        sock.destroy();
+        done(true);
+      });
+      sock.once("error", () => done(false));
+    });
+    if (ok) return;
+    if (Date.now() - start > timeoutMs)
+      throw new EngineError(`the interpreter's telnet port ${port} did not open within ${timeoutMs / 1000} s`);
+    await sleep(50);
   }
 }
