@@ -45,7 +45,9 @@ describe("the simulator page in Chromium", () => {
 
       // The codebreaker's first guess on the main pad, with the mouse: red red green green, OK.
       for (const id of ["p11", "p11", "p12", "p12", "p66"]) await click(page, id);
-      // The second with the keyboard: blue (3) yellow (4) white (5) orange (6), Enter.
+      // The second with the keyboard: blue (3) yellow (4) white (5) orange (6), Enter. Focus leaves the shield's
+      // button first: a focused control keeps Enter for itself (issue 15), and this Enter is the unit's OK.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       for (const key of ["3", "4", "5", "6", "Enter"]) await type(page, key);
       await page.click("#labels");
       await page.waitForTimeout(200);
