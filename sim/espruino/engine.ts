@@ -55,7 +55,7 @@ export interface EspruinoBoardOptions {
   tables?: boolean;
   /** Read JsVars in use after every task (slow: the memory run). */
   trackMemory?: boolean;
-  /** How long to wait for the interpreter to answer before calling it stuck (default 20 s). */
+  /** How long to wait for the interpreter to answer before calling it stuck (default 60 s). */
   answerTimeoutMs?: number;
   /** Echo everything the interpreter prints to this function (debugging). */
   trace?: (line: string) => void;
@@ -207,6 +207,8 @@ export class EspruinoBoard {
     const child = spawn(bin, args, { cwd: this.dir, stdio: ["pipe", "pipe", "pipe"] });
     this.child = child;
     this.buffer = "";
+    this.outQueue = [];
+    this.inFlight = false;
     this.exited = new Promise((done) =>
       child.on("exit", (code, signal) => {
         if (this.child === child) {
@@ -413,10 +415,23 @@ export class EspruinoBoard {
     return k;
   }
 
+  /**
+   * Sends a console line. One line is in flight at a time, each acknowledged once it ran: the interpreter's
+   * input buffer is small, and lines piled up while it is busy would overflow it and be cut.
+   */
   private send(line: string): void {
     if (!this.child) throw new EngineError("the unit is off (power it on first)");
-    this.child.stdin!.write(`\x10${line}\n`);
+    this.outQueue.push(line);
+    this.pump();
   }
+
+  private pump(): void {
+    if (this.inFlight || !this.outQueue.length || !this.child) return;
+    this.inFlight = true;
+    this.child.stdin!.write(`\x10${this.outQueue.shift()};__bb.ack()\n`);
+  }
+  private outQueue: string[] = [];
+  private inFlight = false;
 
   private ask(line: string, match: (r: string) => boolean, what: string): Promise<string> {
     const p = this.waitFor(match, what);
@@ -425,7 +440,7 @@ export class EspruinoBoard {
   }
 
   private waitFor(match: (r: string) => boolean, what: string): Promise<string> {
-    const timeout = this.opts.answerTimeoutMs ?? 20_000;
+    const timeout = this.opts.answerTimeoutMs ?? 60_000;
     return new Promise((resolve, reject) => {
       const w = {
         match,
@@ -513,6 +528,10 @@ export class EspruinoBoard {
         break;
       case "B":
         this.preludeUsage = +arg;
+        break;
+      case "A":
+        this.inFlight = false;
+        this.pump();
         break;
     }
     for (const w of [...this.waiters])

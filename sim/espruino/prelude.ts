@@ -27,6 +27,7 @@
  *   W <seconds>           watchdog enabled              R <why>   the firmware asked to restart
  *   K <key> up            a tap is over: the scanner has seen the key pressed, then released
  *   Y <n>                 reply to sync(n)              M <json>  measurements (stats())
+ *   A                     a console line from the host has run (the host sends the next)
  *   B <usage>             end of the prelude (JsVars in use then)
  */
 import { columnPins, keyList, segmentOffsets, ledCount, type Profile } from "../../hardware/profile.ts";
@@ -255,6 +256,7 @@ var api={
   tap:function(k,h){queue(k,1,h===undefined?HOLD:h,"");queue(k,0,BOUNCE+1,"");queue(k,-1,0,"K "+k+" up");},
   bat:bat,
   sync:function(n){report("Y "+n);},
+  ack:function(){report("A");},
   frame:function(){report("F "+frameN+" "+busy.toFixed(3)+" "+busy.toFixed(3)+" -1 0 "+btoa(E.toString(frame)));},
   stats:function(reset){
     var m=process.memory();
