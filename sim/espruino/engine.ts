@@ -428,7 +428,8 @@ export class EspruinoBoard {
   private pump(): void {
     if (this.inFlight || !this.outQueue.length || !this.child) return;
     this.inFlight = true;
-    this.child.stdin!.write(`\x10${this.outQueue.shift()};__bb.ack()\n`);
+    // The acknowledgement comes first, so a line that throws still lets the next one go.
+    this.child.stdin!.write(`\x10__bb.ack();${this.outQueue.shift()}\n`);
   }
   private outQueue: string[] = [];
   private inFlight = false;
