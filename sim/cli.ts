@@ -163,32 +163,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
     return fail(`error: ${(e as Error).message}`);
   }
 
+  const report = { profile, script: values.script, json: !!values.json, showSecret: !!values["show-secret"], outColour, fail };
   const engine = values.engine ?? "sim";
   if (engine !== "sim" && engine !== "espruino") return fail(`--engine needs sim or espruino, got "${engine}"`);
   if (engine === "espruino") {
     if (values.storage) return fail("--storage is for the simulator's engine: the real interpreter keeps Storage in its own flash file");
-    return espruinoScript({
-      profile,
-      firmware,
-      bounceMs,
-      seed,
-      commands,
-      script: values.script,
-      json: !!values.json,
-      showSecret: !!values["show-secret"],
-      outColour,
-      fail,
-    });
+    return espruinoScript({ ...report, firmware, bounceMs, seed, commands });
   }
   const board = bootBoard({ profile, firmware, bounceMs, seed, storageFile: values.storage });
-  return runAndReport(board, (onShow) => runCommands(board, commands, onShow), {
-    profile,
-    script: values.script,
-    json: !!values.json,
-    showSecret: !!values["show-secret"],
-    outColour,
-    fail,
-  });
+  return runAndReport(board, (onShow) => runCommands(board, commands, onShow), report);
 }
 
 /** What the report reads of a board, on either engine. */
