@@ -77,6 +77,8 @@ export interface FrameReport {
 }
 
 export interface EngineStats {
+  /** Time (ms) spent in the prelude's model of the board's native functions, kept out of every other figure. */
+  hw: number;
   busy: number;
   tasks: number;
   stallMax: number;

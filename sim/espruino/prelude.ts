@@ -16,7 +16,9 @@
  *
  * It also measures, with the interpreter's own clock, every task the event loop runs (timers and
  * watch callbacks): how long each blocked the loop, and for the one that wrote LEDs, how long from its
- * start to the write. The host (sim/espruino/engine.ts) reads these from the report lines.
+ * start to the write. Time spent in the model of what a Pico does natively (pin functions, watches,
+ * the ADC and PWM: JavaScript here, C on a board) and in writing reports is not counted in those
+ * figures; the model's share is reported apart (stats().hw). The host (sim/espruino/engine.ts) reads these from the report lines.
  *
  * Report lines go to the console, each starting with REPORT_MARK; everything else the console prints
  * is the firmware's. Commands come in on the console as `\x10__bb.x(...)` lines (Ctrl-P: no echo).
@@ -121,7 +123,7 @@ var watches=[],nextWatch=1;
 var oSetTimeout=setTimeout,oSetInterval=setInterval;
 var frame=new Uint8Array(LEDS*3),frameN=0,ledPower=PWRPIN<0?1:0,tone=0,sleepOk=0,locked=0,wdog=0;
 var batV=0,usb=0,seed=1;
-var busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0;
+var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0;
 // Key moves wait their turn: each key's next move (press or release) is made only once the scanner has
 // seen its last one in SEEN_NEEDED reads in a row (bounce resets the count; the firmware debounces over 3)
 // and it has lasted its minimum time, as a person holds a key until
@@ -195,6 +197,10 @@ global.clearWatch=function(id){
   if(id===undefined)throw new Error("Invalid ID");
   for(var i=0;i<watches.length;i++)if(watches[i].id===id){watches.splice(i,1);return;}
 };
+// Pin functions, watches and neopixel.write are native on a Pico and JavaScript here: their time is kept
+// out of the firmware's figures (counted in hwT, reported apart).
+function hw(f){return function(){if(hwD)return f.apply(this,arguments);var t=getTime();hwD=1;try{return f.apply(this,arguments);}finally{hwD=0;t=getTime()-t;reportT+=t;hwT+=t;}};}
+["pinMode","digitalWrite","digitalRead","setWatch","clearWatch","analogRead","analogWrite"].forEach(function(k){global[k]=hw(global[k]);});
 global.setTimeout=function(fn,ms){return oSetTimeout(run,ms,fn,arguments[2]);};
 global.setInterval=function(fn,ms){return oSetInterval(run,ms,fn,arguments[2]);};
 global.analogRead=function(p){
@@ -260,7 +266,7 @@ var api={
   frame:function(){report("F "+frameN+" "+busy.toFixed(3)+" "+busy.toFixed(3)+" -1 0 "+btoa(E.toString(frame)));},
   stats:function(reset){
     var m=process.memory();
-    report("M "+JSON.stringify({busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,frames:frameN}));
+    report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,frames:frameN}));
     if(reset){stallMax=0;memPeak=0;}
   },
   ready:function(){echo(0);report("B "+process.memory().usage);}

@@ -11,6 +11,9 @@
  *   keyMs: median, from the start of a key scan that changed the picture to its neopixel.write;
  *   renderMs: median, from the start of any other task (a blink, a thinking slice) to its write;
  *   stallMaxMs: the longest task of all after boot;
+ *   (none of these count the time the prelude spends in its JavaScript model of what a Pico does in C:
+ *   digitalWrite/digitalRead on the key matrix, pinMode, setWatch, clearWatch, analogRead/Write; that
+ *   time is printed apart as boardModelMs, the total over the time runs);
  *   moveMeanMs / moveMaxMs: the unit's moves as codebreaker, busy time of the event loop from the press
  *   of the OK that asks for a move (the secret's or an answer's) until the move is read off the LEDs
  *   (so the scans and renders in between count too).
@@ -90,6 +93,8 @@ const keyTimes: number[] = [];
 const renderTimes: number[] = [];
 const moves: number[] = [];
 let stallMax = 0;
+/** Time the prelude spent modelling the board's native functions (pins, watches), kept out of every figure above. */
+let boardModelMs = 0;
 const problems: string[] = [];
 
 async function timed(what: string, play: (b: EspruinoBoard) => Promise<void>): Promise<void> {
@@ -102,6 +107,7 @@ async function timed(what: string, play: (b: EspruinoBoard) => Promise<void>): P
     await play(b);
     const s = await b.stats();
     stallMax = Math.max(stallMax, s.stallMax);
+    boardModelMs += s.hw;
     for (const f of b.frames.slice(from)) {
       if (f.toWrite < 0) continue;
       (f.scan ? keyTimes : renderTimes).push(f.toWrite);
@@ -230,6 +236,7 @@ const result = {
   picoFactor: round(picoFactor, 1),
   ...figures,
   jsvarsTotal,
+  boardModelMs: round(boardModelMs, 1),
   samples: { keys: keyTimes.length, renders: renderTimes.length, moves: moves.length },
   pico,
   bounds: BOUNDS,
