@@ -17,32 +17,32 @@ export interface Feedback {
 
 export type PresetId = "brainiac" | "travel" | "race";
 
-/** The rules a game is played under: a preset with its variant resolved (RULES.md section 2). */
+/** The rules a game is played under: a preset with its variant resolved (RULES.md section 2). Shared and read-only (presets.ts makes each variant's once). */
 export interface Rules {
-  preset: PresetId;
+  readonly preset: PresetId;
   /** The harder variant: Brainiac's extra challenge, the travel unit's expert variant, the race's advanced option. */
-  harder: boolean;
-  pegs: number;
+  readonly harder: boolean;
+  readonly pegs: number;
   /** Real colours; with blanks allowed the blank is symbol `colours`, so there are colours + 1 symbols. */
-  colours: number;
-  rows: number;
-  blanks: boolean;
+  readonly colours: number;
+  readonly rows: number;
+  readonly blanks: boolean;
   /** May a real colour appear more than once in the secret? (A blank may always repeat where blanks are allowed.) */
-  secretRepeats: boolean;
+  readonly secretRepeats: boolean;
   /** May a real colour appear more than once in a guess? */
-  guessRepeats: boolean;
+  readonly guessRepeats: boolean;
   /** How feedback is shown: black/white key pegs, or red/white indicator arms. */
-  look: "pegs" | "arms";
+  readonly look: "pegs" | "arms";
   /** Points for the codemaker per row (Brainiac, travel unit), or holes on the race track for the codebreaker. */
-  scoring: "points" | "race";
+  readonly scoring: "points" | "race";
   /** Codemaker's points when the last row fails (13 Brainiac, 9 travel unit; 0 unused for the race). */
-  unsolvedPoints: number;
+  readonly unsolvedPoints: number;
   /** Race: holes advanced for a solve in row r (index r-1); 0 when unsolved. */
-  raceAdvance: number[];
+  readonly raceAdvance: readonly number[];
   /** Race: the hole that wins. */
-  raceTarget: number;
+  readonly raceTarget: number;
   /** Points (or holes) the codebreaker gets when the codemaker gave wrong information. */
-  wrongInfoBonus: number;
+  readonly wrongInfoBonus: number;
 }
 
 export type InvalidReason = "incomplete" | "repeat" | "blank" | "range";
