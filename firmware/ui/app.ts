@@ -90,6 +90,8 @@ export class App implements MenuContext {
   keysStuck = false;
   /** Blinks restart, lit, at every key press, so what a press changed shows at once. */
   blinkEpoch = 0;
+  /** The time (ms) of the event being handled (a key, a slice of background work, a restore). */
+  now = 0;
   /** key index -> grid position (0..35) or -1 */
   readonly gridPos: Int8Array;
 
@@ -115,6 +117,7 @@ export class App implements MenuContext {
   /** Resumes from saved data; returns "" or why the data could not be used (the unit then starts afresh). */
   restore(data: unknown, now: number): string {
     const s = data as SavedState;
+    this.now = now;
     if (data === undefined) return ""; // nothing saved yet
     if (!s || typeof s !== "object") {
       this.warnUntil = now + 3000;
@@ -172,6 +175,7 @@ export class App implements MenuContext {
 
   /** Handles one debounced key event (releases matter only to the self-test). */
   key(k: number, down: boolean, now: number): void {
+    this.now = now;
     if (down && this.screen !== this.selfTest) this.blinkEpoch = now;
     this.screen.key(k, this.gridPos[k], down, now);
   }

@@ -24,7 +24,7 @@ import { createConflictSearch } from "../core/conflict";
 import type { ConflictSearch } from "../core/conflict";
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
 import type { Layout } from "./layout";
-import { BLINK_ON, BLINK_PERIOD, Clock, drawCode, drawFeedback, pad, symbolColour } from "./frame";
+import { BLINK_ON, BLINK_PERIOD, Clock, drawCode, drawFeedback } from "./frame";
 import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, PINK, RED, VIOLET, WHITE } from "./palette";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_SOLVED, TUNE_WRONG_INFO } from "./tunes";
 import type { GameScreen } from "./screen";
@@ -45,6 +45,11 @@ const TRACK_HALF = 15;
 /** Builds without a track show the hint's count on the pad's rows 4 and 5 (free while a guess is keyed). */
 const PAD_HINT_BAR = 18;
 const PAD_HINT_LEN = 12;
+/**
+ * The thinking light's step. Work that ends within the first step (a move from the table, a small
+ * candidate list) shows none; the frame is drawn again only when the light moves, not after every slice.
+ */
+export const CHASE_MS = 100;
 
 /**
  * Where a match stands, for keys and drawing alike (mode()): the unit making its secret, a human keying
@@ -90,7 +95,8 @@ export class CodebreakerScreen implements GameScreen {
   private solverFor: MatchState | null = null;
   private solverHints = false;
   busy = false;
-  slices = 0;
+  /** When the work in hand began (ms): the thinking light steps along with the time it takes. */
+  busySince = 0;
   /** The answer just given to the unit (secret in the head), being checked for a contradiction before it counts. */
   checking: ConflictSearch | null = null;
   /** The hint shows until then (the count on the track, an example in an empty row). */
@@ -102,10 +108,29 @@ export class CodebreakerScreen implements GameScreen {
     return undefined;
   };
 
+  /**
+   * What stays put between commits, drawn once (the interpreter runs source text: a frame drawn from
+   * scratch costs a few ms there, ~0.3 s on a Pico): the rows played so far and the scores, copied
+   * natively into every frame. Valid while the last row drawn is still the game's row (rows only grow
+   * within a game) and the shift, rules and scores are the same.
+   */
+  private readonly base: Uint8Array;
+  private baseRows = 0;
+  private baseLast: unknown = null;
+  private baseShift = -1;
+  private baseRules: Rules | null = null;
+  private baseScores = -1;
+  /** The pad while a code is keyed, per rules (colour keys, blank, slots, controls), copied natively. */
+  private padImage: Uint8Array;
+  private padRules: Rules | null = null;
+
   constructor(
     readonly app: App,
     private readonly rand: () => number,
-  ) {}
+  ) {
+    this.base = new Uint8Array(app.layout.ledCount);
+    this.padImage = new Uint8Array(36);
+  }
 
   mode(): PlayMode {
     const m = this.match as MatchState;
@@ -293,7 +318,7 @@ export class CodebreakerScreen implements GameScreen {
         this.checking = createConflictSearch(rulesOf(m), m.game.rows.concat([{ guess: m.game.pending as Code, feedback: this.fb }]));
         this.solverFor = m;
         this.busy = true;
-        this.slices = 0;
+        this.busySince = now;
         this.think(now);
       } else this.commit(r, FLASH_FEEDBACK, now);
     } else app.refuse(FLASH_FEEDBACK, [], now);
@@ -342,7 +367,7 @@ export class CodebreakerScreen implements GameScreen {
         this.solverHints = hints;
         this.solver.start(rows);
         this.solverFor = m;
-        this.slices = 0;
+        this.busySince = this.app.now;
         this.busy = !this.solver.step(SOLVER_SLICE, this.sliceOver);
         if (this.busy || hints) return;
         const guess = this.solver.guess();
@@ -355,10 +380,10 @@ export class CodebreakerScreen implements GameScreen {
 
   /** Idle time: one more slice of the background work; true when it finished (render, play the tune, save). */
   think(now: number): boolean {
+    this.app.now = now;
     // The match moved on (a new match): what was being worked out no longer matters.
     if (this.match !== this.solverFor) this.busy = false;
     if (!this.busy) return false;
-    this.slices++;
     const checking = this.checking;
     if (checking) {
       if (!checking.step(SOLVER_SLICE, this.sliceOver)) return false;
@@ -417,23 +442,22 @@ export class CodebreakerScreen implements GameScreen {
     // A board with fewer rows than the preset shows the latest rows (the row being played at the top).
     const shift = Math.max(0, Math.min(current, rules.rows - 1) + 1 - L.rows);
     const row = current - shift;
+    frame.set(this.drawBase(m, L, rules, shift));
+    // Wrong information: the rows at fault alternate between the answer given and the true one (when known).
     const wi = m.wrongInfo;
-    for (let r = shift; r < game.rows.length; r++) {
-      const played = game.rows[r];
-      const at = r - shift;
-      drawCode(frame, L.seg.board + at * L.pegs, rules, played.guess);
-      // Wrong information: the row at fault alternates between the answer given and the true one (when known).
-      const wrong = wi !== null && wi.rows.indexOf(r) >= 0;
-      const shown = wrong && !cursorOn ? wi.correct : played.feedback;
-      if (shown) drawFeedback(frame, L.seg.keys + at * L.pegs, L.pegs, rules, shown);
-    }
+    if (wi && !cursorOn)
+      for (let i = 0; i < wi.rows.length; i++) {
+        const at = L.seg.keys + (wi.rows[i] - shift) * L.pegs;
+        if (wi.rows[i] < shift) continue;
+        frame.fill(OFF, at, at + L.pegs);
+        if (wi.correct) drawFeedback(frame, at, L.pegs, rules, wi.correct);
+      }
     const entryOnBoard = mode === KEY_GUESS && current < rules.rows;
     if (entryOnBoard) this.drawEntry(frame, L.seg.board + row * L.pegs, rules, cursorOn, flashOff && app.flashTarget === FLASH_ENTRY);
     if ((mode === KEY_FEEDBACK || mode === CHECKING) && game.pending) {
       drawCode(frame, L.seg.board + row * L.pegs, rules, game.pending);
       const keysStart = L.seg.keys + row * L.pegs;
-      if (flashOff && app.flashTarget === FLASH_FEEDBACK) frame.fill(OFF, keysStart, keysStart + L.pegs);
-      else {
+      if (!(flashOff && app.flashTarget === FLASH_FEEDBACK)) {
         drawFeedback(frame, keysStart, L.pegs, rules, this.fb);
         // Unfilled key holes of the row awaiting feedback blink, so the codemaker sees it is their turn.
         if (cursorOn) for (let i = 0; i < L.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
@@ -449,11 +473,12 @@ export class CodebreakerScreen implements GameScreen {
       }
     }
     this.drawPad(frame, L, rules, mode, cursorOn);
-    this.drawScores(frame, L, rules);
-    // Background work: the unit choosing its guess (its row), checking an answer (the row's key pegs).
+    // Background work: a light runs along the unit's row while it chooses its guess, or along the row's
+    // key pegs while an answer is checked, one step every CHASE_MS once the work outlasts the first.
     if (this.busy && !ended) {
-      if (mode === UNIT_THINKING) chase(frame, L.seg.board + row * L.pegs, L.pegs, this.slices);
-      if (mode === CHECKING) chase(frame, L.seg.keys + row * L.pegs, L.pegs, this.slices);
+      const steps = Math.floor((clock.now - this.busySince) / CHASE_MS);
+      clock.at(this.busySince + (steps + 1) * CHASE_MS);
+      if (steps > 0) chase(frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, L.pegs, steps - 1);
     }
     if (entryOnBoard && clock.now < this.hintUntil) this.drawHint(frame, L, clock);
     if (L.seg.status >= 0) {
@@ -461,12 +486,39 @@ export class CodebreakerScreen implements GameScreen {
       const mover = game.phase === "secret" || game.phase === "feedback" ? m.maker : 1 - m.maker;
       frame[L.seg.status] = m.over ? (m.winner >= 0 ? PLAYER_COLOURS[m.winner] : WHITE) : PLAYER_COLOURS[mover];
       const alert = L.seg.status + 1;
-      if (L.segLen.status > 1 && frame[alert] === OFF) {
+      if (L.segLen.status > 1) {
         if (wi) frame[alert] = cursorOn ? RED : OFF;
         else if (game.phase === "solved") frame[alert] = GREEN;
         else if (game.phase === "failed") frame[alert] = ORANGE;
       }
     }
+  }
+
+  /** The rows played and the scores, brought up to date (usually: nothing, or the one new row). */
+  private drawBase(m: MatchState, L: Layout, rules: Rules, shift: number): Uint8Array {
+    const base = this.base;
+    const rows = m.game.rows;
+    let n = this.baseRows;
+    if (shift !== this.baseShift || rules !== this.baseRules || n > rows.length || (n > 0 && rows[n - 1] !== this.baseLast)) {
+      base.fill(OFF);
+      n = 0;
+      this.baseScores = -1;
+    }
+    for (; n < rows.length; n++)
+      if (n >= shift) {
+        drawCode(base, L.seg.board + (n - shift) * L.pegs, rules, rows[n].guess);
+        drawFeedback(base, L.seg.keys + (n - shift) * L.pegs, L.pegs, rules, rows[n].feedback);
+      }
+    this.baseRows = n;
+    this.baseLast = n > 0 ? rows[n - 1] : null;
+    this.baseShift = shift;
+    this.baseRules = rules;
+    const scores = m.scores[0] * 4096 + m.scores[1];
+    if (scores !== this.baseScores) {
+      this.baseScores = scores;
+      this.drawScores(base, L, rules, m.scores);
+    }
+    return base;
   }
 
   /** The row (or secret) being keyed: its pegs, the cursor's hole blinking, the holes at fault of a refusal dark. */
@@ -478,45 +530,60 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   private drawPad(frame: Uint8Array, L: Layout, rules: Rules, mode: PlayMode, cursorOn: boolean): void {
+    const p = L.seg.pad;
     const game = (this.match as MatchState).game;
-    pad(frame, L, G_MENU, BLUE);
+    if (p < 0) return;
+    frame[p + G_MENU] = BLUE;
     if (mode === GAME_ENDED || mode === MATCH_OVER) {
       // The reveal: the secret on the slot row, and OK for the next game.
-      if (game.secret) for (let i = 0; i < rules.pegs; i++) pad(frame, L, G_SLOT + i, symbolColour(rules, game.secret[i]));
-      pad(frame, L, G_OK, cursorOn ? GREEN : OFF);
+      if (game.secret) drawCode(frame, p + G_SLOT, rules, game.secret);
+      frame[p + G_OK] = cursorOn ? GREEN : OFF;
     } else if (mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker)) {
-      for (let c = 0; c < rules.colours; c++) pad(frame, L, G_COLOUR + c, PEG_COLOURS[c]);
-      if (rules.blanks) pad(frame, L, G_BLANK, CYAN);
-      // Slot keys: hole colour, the cursor's blinking. A secret keyed on the grid is never shown there.
-      for (let i = 0; i < rules.pegs; i++) pad(frame, L, G_SLOT + i, i === this.cursor && !cursorOn ? OFF : HOLE);
-      pad(frame, L, G_UNDO, ORANGE);
-      pad(frame, L, G_CLEAR, RED);
-      pad(frame, L, G_OK, GREEN);
-      if (mode === KEY_GUESS) pad(frame, L, G_HINT, WHITE);
+      frame.set(this.padFor(rules), p);
+      // The cursor's slot key blinks; a secret keyed on the grid has no hint key.
+      if (!cursorOn) frame[p + G_SLOT + this.cursor] = OFF;
+      if (mode !== KEY_GUESS) frame[p + G_HINT] = OFF;
     } else if ((mode === KEY_FEEDBACK || mode === CHECKING) && !L.maker) {
-      pad(frame, L, G_EXACT, rules.look === "arms" ? RED : VIOLET);
-      pad(frame, L, G_NEAR, WHITE);
-      pad(frame, L, G_UNDO, ORANGE);
-      pad(frame, L, G_OK, GREEN);
+      frame[p + G_EXACT] = rules.look === "arms" ? RED : VIOLET;
+      frame[p + G_NEAR] = WHITE;
+      frame[p + G_UNDO] = ORANGE;
+      frame[p + G_OK] = GREEN;
     }
   }
 
-  private drawScores(frame: Uint8Array, L: Layout, rules: Rules): void {
-    const m = this.match as MatchState;
+  /** The pad while a code is keyed under these rules: colour keys, blank, hole-coloured slot keys, undo, clear, OK, hint, menu. */
+  private padFor(rules: Rules): Uint8Array {
+    const img = this.padImage;
+    if (rules === this.padRules) return img;
+    img.fill(OFF);
+    for (let c = 0; c < rules.colours; c++) img[G_COLOUR + c] = PEG_COLOURS[c];
+    if (rules.blanks) img[G_BLANK] = CYAN;
+    img.fill(HOLE, G_SLOT, G_SLOT + rules.pegs);
+    img[G_UNDO] = ORANGE;
+    img[G_CLEAR] = RED;
+    img[G_OK] = GREEN;
+    img[G_HINT] = WHITE;
+    img[G_MENU] = BLUE;
+    this.padRules = rules;
+    return img;
+  }
+
+  private drawScores(frame: Uint8Array, L: Layout, rules: Rules, scores: number[]): void {
     const start = L.seg.track;
     const len = L.segLen.track;
     if (start < 0) return;
+    frame.fill(OFF, start, start + len);
     if (rules.scoring === "race") {
       // Each player's scoring peg on its hole (1..30); both on one hole shows pink.
       for (let p = 0; p < 2; p++) {
-        const hole = Math.min(m.scores[p], len);
+        const hole = Math.min(scores[p], len);
         if (hole > 0) frame[start + hole - 1] = frame[start + hole - 1] === OFF ? PLAYER_COLOURS[p] : PINK;
       }
       return;
     }
     // Points: a bar per player from each end, one LED a point; every full lap of 15 turns the bar white-tipped.
     for (let p = 0; p < 2; p++) {
-      const score = m.scores[p];
+      const score = scores[p];
       const laps = Math.floor(score / TRACK_HALF);
       const rest = score % TRACK_HALF;
       for (let i = 0; i < TRACK_HALF && i < len / 2; i++) {
@@ -538,19 +605,15 @@ export class CodebreakerScreen implements GameScreen {
     const n = this.solver ? this.solver.total() : 0;
     frame.fill(OFF, start, start + len);
     clock.at(this.hintUntil);
-    if (this.busy) chase(frame, start, len, this.slices);
+    if (this.busy) chase(frame, start, len, Math.floor((clock.now - this.busySince) / CHASE_MS));
     else if (!n) frame[start] = RED;
     else frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
   }
 }
 
-/**
- * A light running along `len` LEDs from `start`, one step a slice, for background work still going
- * after its first slice (about 0.3 s on the Pico, 180 evaluations): a move from the table or a small
- * candidate list is done within the slice and shows nothing.
- */
-function chase(frame: Uint8Array, start: number, len: number, slices: number): void {
+/** A light running along `len` LEDs from `start`, at step `step`. */
+function chase(frame: Uint8Array, start: number, len: number, step: number): void {
   // (Over a white key peg the light is a gap, so it shows on any answer.)
-  const at = start + (slices % len);
+  const at = start + (step % len);
   frame[at] = frame[at] === WHITE ? OFF : WHITE;
 }

@@ -16,7 +16,7 @@ import { rulesFor } from "../core/presets";
 import type { Layout } from "./layout";
 import { G_OK } from "./layout";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, RED, VIOLET, WHITE, YELLOW } from "./palette";
-import { BLINK_ON, BLINK_PERIOD, Clock, pad } from "./frame";
+import { BLINK_ON, BLINK_PERIOD, Clock } from "./frame";
 import { TUNE_CLICK } from "./tunes";
 import type { Screen } from "./screen";
 import type { App } from "./app";
@@ -264,6 +264,9 @@ export const MENU_KEY_LEGENDS: Record<number, string> = { 34: "resume", 35: "OK:
 /** The menu screen: every key and every LED of it comes from the game's table above. */
 export class MenuScreen implements Screen {
   readonly name = "menu";
+  /** The pad as last drawn, and what it was drawn from. */
+  private readonly image = new Uint8Array(36);
+  private stamp = "";
 
   constructor(readonly app: App) {}
 
@@ -301,17 +304,28 @@ export class MenuScreen implements Screen {
     const app = this.app;
     const L = app.layout;
     const s = app.settings;
-    const items = menuFor(s);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      const value = item.chosen(s);
-      if (item.cycle) pad(frame, L, item.at, item.colours[item.options.indexOf(value)]);
-      else
-        for (let o = 0; o < item.options.length; o++)
-          if (!item.allowed || item.allowed(item.options[o], s, app))
-            pad(frame, L, item.at + o, item.options[o] === value ? WHITE : item.colours[0]);
+    const p = L.seg.pad;
+    if (p < 0) return;
+    // Drawn again only when what it shows changed (the settings, resume, the console lock's say): the table
+    // walk costs about a millisecond on the interpreter, while the OK key blinks twice a second.
+    const resumable = app.game().resumable();
+    const stamp = JSON.stringify(s) + resumable + app.secretHeld();
+    const img = this.image;
+    if (stamp !== this.stamp) {
+      this.stamp = stamp;
+      img.fill(OFF);
+      const items = menuFor(s);
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        const value = item.chosen(s);
+        if (item.cycle) img[item.at] = item.colours[item.options.indexOf(value)];
+        else
+          for (let o = 0; o < item.options.length; o++)
+            if (!item.allowed || item.allowed(item.options[o], s, app)) img[item.at + o] = item.options[o] === value ? WHITE : item.colours[0];
+      }
+      if (resumable) img[G_RESUME] = CYAN;
     }
-    if (app.game().resumable()) pad(frame, L, G_RESUME, CYAN);
-    pad(frame, L, G_OK, clock.blink(BLINK_PERIOD, BLINK_ON) ? GREEN : OFF);
+    frame.set(img, p);
+    frame[p + G_OK] = clock.blink(BLINK_PERIOD, BLINK_ON) ? GREEN : OFF;
   }
 }

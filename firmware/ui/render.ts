@@ -20,19 +20,16 @@ export function render(app: App, frame: Uint8Array, now: number): number {
   const L = app.layout;
   const flashing = now < app.flashUntil;
   if (flashing) clock.at(app.flashUntil);
-  const flashOff = flashing && !clock.blink(FLASH_HALF * 2, FLASH_HALF);
-  // Status LED 2 shows alerts first: a refusal (red), a warning (yellow), a stuck key (yellow,
-  // blinking), a low battery (orange, blinking); the screens use it only when it is free.
+  app.screen.draw(frame, clock, flashing && !clock.blink(FLASH_HALF * 2, FLASH_HALF));
+  // Status LED 2 shows alerts over what the screen put there: a refusal (red), a warning (yellow), a
+  // stuck key (yellow, blinking), a low battery (orange, blinking).
   if (L.seg.status >= 0 && L.segLen.status > 1) {
     const alert = L.seg.status + 1;
     if (flashing) frame[alert] = RED;
     else if (now < app.warnUntil) {
       frame[alert] = YELLOW;
       clock.at(app.warnUntil);
-    } else if (app.keysStuck || app.lowBattery) {
-      if (clock.blink(BLINK_PERIOD, BLINK_ON)) frame[alert] = app.keysStuck ? YELLOW : ORANGE;
-    }
+    } else if ((app.keysStuck || app.lowBattery) && clock.blink(BLINK_PERIOD, BLINK_ON)) frame[alert] = app.keysStuck ? YELLOW : ORANGE;
   }
-  app.screen.draw(frame, clock, flashOff);
   return clock.next;
 }
