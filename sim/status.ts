@@ -26,6 +26,9 @@ import {
   type KeyLegend,
   type ScreenId,
 } from "./screens.ts";
+import { PHASE_FAILED, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, ROLE_BREAKER, ROLE_MAKER } from "../firmware/core/types.ts";
+import { FLIP_ANSWER, FLIP_ASK, FLIP_PICK, RESULT_FOUND, RESULT_MISTAKE } from "../firmware/core/brainflip.ts";
+import { ROLE_NONE } from "../firmware/core/types.ts";
 
 export interface PanelScore {
   /** "you", "the unit", "player 1"... */
@@ -149,7 +152,7 @@ function menuStatus(s: Settings, leds: Record<string, string[]>, saved: SavedSta
 }
 
 function names(m: MatchState): [string, string] {
-  return unitRole(m) === null ? ["player 1 (red)", "player 2 (blue)"] : ["you", "the unit"];
+  return unitRole(m) === ROLE_NONE ? ["player 1 (red)", "player 2 (blue)"] : ["you", "the unit"];
 }
 
 function cap(s: string): string {
@@ -210,41 +213,41 @@ function playStatus(
     line = m.wrongInfo.correct
       ? `Wrong answer on row ${rowsAt}: it should be ${m.wrongInfo.correct.exact} exact, ${m.wrongInfo.correct.near} near (the row alternates between the two). ${cap(bonus)}.` +
         " Press OK to replay the game."
-      : `${role === "breaker" ? "Your answers contradict" : "The answers contradict"} row ${rowsAt}: ${bonus}. Press OK to replay the game.`;
-  } else if (game.phase === "solved" && last) {
+      : `${role === ROLE_BREAKER ? "Your answers contradict" : "The answers contradict"} row ${rowsAt}: ${bonus}. Press OK to replay the game.`;
+  } else if (game.phase === PHASE_SOLVED && last) {
     const gain = rules.scoring === "race" ? `${breaker} +${last.gained[1 - m.maker]}` : `${maker} +${last.gained[m.maker]}`;
     line = `Solved in ${game.rows.length} row${game.rows.length === 1 ? "" : "s"}: ${gain}.${next}`;
-  } else if (game.phase === "failed" && last) {
+  } else if (game.phase === PHASE_FAILED && last) {
     const gain = rules.scoring === "race" ? `${breaker} advances 0` : `${maker} +${last.gained[m.maker]}`;
     line = `Not solved in ${rules.rows} rows: ${gain}. The secret shows on the pad's row 3.${next}`;
-  } else if (game.phase === "secret") {
+  } else if (game.phase === PHASE_SECRET) {
     const where = makerPad ? "on the codemaker pad" : "on the pad";
     // A build with a codemaker pad or a secret segment has a shield over them (sim/geometry.ts).
     const shield = makerPad || profile.leds.segments.some((sg) => sg.name === "secret") ? "open the shield, " : "";
     line =
-      role === "breaker"
+      role === ROLE_BREAKER
         ? `You make the code: ${shield}key ${keysFor(rules.pegs)} ${where}, then OK; or press OK on an empty secret to keep it in your head.`
         : `${cap(maker)} makes the code: ${shield}key ${keysFor(rules.pegs)} ${where}, then OK. ${cap(breaker)}, look away.`;
-  } else if (game.phase === "guess") {
+  } else if (game.phase === PHASE_GUESS) {
     line =
-      role === "breaker"
+      role === ROLE_BREAKER
         ? `The unit is choosing its guess for row ${row} of ${rules.rows}.`
-        : `${role === "maker" ? "Break the unit's code" : cap(breaker)}: key ${keysFor(rules.pegs)} on the pad for row ${row} of ${rules.rows}, then OK. The white key at the end of row 2 gives a hint.`;
+        : `${role === ROLE_MAKER ? "Break the unit's code" : cap(breaker)}: key ${keysFor(rules.pegs)} on the pad for row ${row} of ${rules.rows}, then OK. The white key at the end of row 2 gives a hint.`;
   } else {
     const where = makerPad ? "on the codemaker pad" : "on the pad";
     line =
-      role === "breaker"
+      role === ROLE_BREAKER
         ? `Answer the unit's guess on row ${row}: exact, near, then OK ${where}.`
         : `${cap(maker)}: answer row ${row}: exact, near, then OK ${where}.`;
   }
   const st: UnitStatus = { screen: "codebreaker", line, alert: "", game: "", scores: [], facts: [], history: [], keys: {} };
   addMatchNumbers(st, m);
-  if (!m.over && !m.wrongInfo && game.phase !== "solved" && game.phase !== "failed")
+  if (!m.over && !m.wrongInfo && game.phase !== PHASE_SOLVED && game.phase !== PHASE_FAILED)
     st.facts.push({ label: "row", value: `${Math.min(row, rules.rows)} of ${rules.rows}` });
   st.facts.push({ label: "codemaker", value: maker }, { label: "codebreaker", value: breaker });
   // The hint, while the unit shows it (green or orange on the track, or on the pad's rows 4 and 5 without a track).
   const hintLeds = leds.track ?? (leds.pad ?? []).slice(18, 30);
-  if (game.phase === "guess" && role !== "breaker") {
+  if (game.phase === PHASE_GUESS && role !== ROLE_BREAKER) {
     const shown =
       hintLeds.some((c) => c === "green" || c === "orange") ||
       (hintLeds[0] === "red" && hintLeds.slice(1).every((c) => c === "off") && fit(m) === 0);
@@ -273,7 +276,7 @@ function addFlipNumbers(st: UnitStatus, f: FlipState): void {
   st.game = `Brain Flip: ${f.config.players} players, ${f.config.grid}x${f.config.grid} cards, ${f.config.mode === "flip" ? "Brain Flip rules (the Master answers the opposite)" : "played straight"}`;
   st.history = f.round.log.map(
     (e, i) =>
-      `Question ${i + 1}: ${flipName(e.player)} ${e.kind === "answer" ? `asked, answer ${e.yes ? "yes" : "no"}` : `guessed card ${e.card + 1}: ${e.yes ? "right" : "wrong"}`}.`,
+      `Question ${i + 1}: ${flipName(e.player)} ${e.kind === FLIP_ANSWER ? `asked, answer ${e.yes ? "yes" : "no"}` : `guessed card ${e.card + 1}: ${e.yes ? "right" : "wrong"}`}.`,
   );
 }
 
@@ -284,12 +287,12 @@ function flipStatus(f: FlipState, profile: VirtualBoard["profile"]): UnitStatus 
   const where = makerPad ? "the codemaker pad" : "the pad's last column";
   let line: string;
   if (f.over) line = `Game over: ${flipName(f.winner)} wins with ${f.scores[f.winner]} points. OK (${where}) returns to the menu.`;
-  else if (round.phase === "pick")
+  else if (round.phase === FLIP_PICK)
     line = `Round ${f.rounds}: ${master} is the Brain Master: pick a card on the pad while the others look away. Nothing lights.`;
-  else if (round.phase === "ask") {
+  else if (round.phase === FLIP_ASK) {
     const left = questionLimit(f.config.mode) - round.asked;
     const lastEntry = round.log[round.log.length - 1];
-    const lastAnswer = lastEntry && lastEntry.kind === "answer" ? `Last answer: ${lastEntry.yes ? "yes" : "no"}. ` : "";
+    const lastAnswer = lastEntry && lastEntry.kind === FLIP_ANSWER ? `Last answer: ${lastEntry.yes ? "yes" : "no"}. ` : "";
     const how = f.config.unitFlips
       ? "the true answer (the unit shows it flipped)"
       : f.config.mode === "flip"
@@ -300,9 +303,9 @@ function flipStatus(f: FlipState, profile: VirtualBoard["profile"]): UnitStatus 
       `Or press a card: "Got it!". ${left} question${left === 1 ? "" : "s"} left.`;
   } else {
     const result =
-      round.result === "found"
+      round.result === RESULT_FOUND
         ? `${cap(flipName(round.finder))} found the card: +1.`
-        : round.result === "mistake"
+        : round.result === RESULT_MISTAKE
           ? `The Master's mistake: ${master} -1.`
           : `Nobody found the card: ${master} (the Master) +1.`;
     line = `${result} OK (${where}) starts the next round.`;

@@ -45,7 +45,22 @@ export interface Rules {
   readonly wrongInfoBonus: number;
 }
 
-export type InvalidReason = "incomplete" | "repeat" | "blank" | "range";
+/**
+ * Why an action was refused. Reasons, phases and roles are numbers, not names: the unit compares them on
+ * every key and frame and keeps them in its saves, and a name costs bytes at every use in the bundle.
+ * The *_NAMES tables name them for views, tests and tools (not in the bundle).
+ */
+export const REFUSED_INCOMPLETE = 0;
+export const REFUSED_REPEAT = 1;
+export const REFUSED_BLANK = 2;
+export const REFUSED_RANGE = 3;
+/** The action does not belong to the game's phase. */
+export const REFUSED_PHASE = 4;
+/** Feedback counts that no code can give. */
+export const REFUSED_FEEDBACK_RANGE = 5;
+export const REFUSAL_NAMES = ["incomplete", "repeat", "blank", "range", "phase", "feedback-range"];
+/** A code's fault: incomplete, repeat, blank or range. */
+export type InvalidReason = number;
 /** Why a code was refused, and the positions (0-based holes) at fault. */
 export interface Invalid {
   reason: InvalidReason;
@@ -75,21 +90,27 @@ export interface Row {
   feedback: Feedback;
 }
 
-export type GamePhase =
-  /** waiting for the codemaker's secret */
-  | "secret"
-  /** waiting for a guess */
-  | "guess"
-  /** manual / unit-breaks: a guess is on the board, waiting for the codemaker's feedback */
-  | "feedback"
-  | "solved"
-  | "failed";
+/** Waiting for the codemaker's secret. */
+export const PHASE_SECRET = 0;
+/** Waiting for a guess. */
+export const PHASE_GUESS = 1;
+/** Manual / unit-breaks: a guess is on the board, waiting for the codemaker's feedback. */
+export const PHASE_FEEDBACK = 2;
+export const PHASE_SOLVED = 3;
+export const PHASE_FAILED = 4;
+export const PHASE_NAMES = ["secret", "guess", "feedback", "solved", "failed"];
+export type GamePhase = number;
+
+/** The unit's role in the current game (unitRole): none (two players), codemaker, codebreaker. */
+export const ROLE_NONE = 0;
+export const ROLE_MAKER = 1;
+export const ROLE_BREAKER = 2;
 
 export interface GameState {
   /** null until set; in unit-breaks mode it may stay null (the player keeps the code in their head). */
   secret: Code | null;
   rows: Row[];
-  /** The guess awaiting feedback (phase "feedback"). */
+  /** The guess awaiting feedback (PHASE_FEEDBACK). */
   pending: Code | null;
   phase: GamePhase;
 }
@@ -130,7 +151,8 @@ export interface MatchState {
 
 /** A refused action: why, and which holes (or rows) are at fault. Never changes the state. */
 export interface Refusal {
-  refused: InvalidReason | "phase" | "feedback-range";
+  /** REFUSED_*. */
+  refused: number;
   positions: number[];
 }
 

@@ -36,7 +36,8 @@ export {
 } from "./menu";
 export type { GameId, Settings } from "./menu";
 
-export const SAVE_VERSION = 1;
+/** The saved state's own version (its field `v`): 2 since phases, kinds and results are numbers. */
+export const SAVE_VERSION = 2;
 /** How long a refused action flashes the pegs at fault. */
 export const FLASH_MS = 1200;
 

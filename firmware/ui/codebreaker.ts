@@ -3,7 +3,8 @@
  * five-peg race, with the unit as referee, codemaker or codebreaker. What the screen does with a key
  * and what it draws both follow one named mode (mode()), derived from the match and the work in hand.
  */
-import { EMPTY } from "../core/types";
+import { EMPTY, PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED } from "../core/types";
+import { REFUSED_FEEDBACK_RANGE, ROLE_BREAKER, ROLE_MAKER } from "../core/types";
 import type { Code, Feedback, MatchState, Refusal, Result, Rules } from "../core/types";
 import {
   answer,
@@ -139,9 +140,9 @@ export class CodebreakerScreen implements GameScreen {
     if (this.checking) return CHECKING;
     if (m.over) return MATCH_OVER;
     if (gameEnded(m)) return GAME_ENDED;
-    if (phase === "secret") return role === "maker" ? UNIT_SECRET : KEY_SECRET;
-    if (phase === "feedback") return KEY_FEEDBACK;
-    return role === "breaker" ? UNIT_THINKING : KEY_GUESS;
+    if (phase === PHASE_SECRET) return role === ROLE_MAKER ? UNIT_SECRET : KEY_SECRET;
+    if (phase === PHASE_FEEDBACK) return KEY_FEEDBACK;
+    return role === ROLE_BREAKER ? UNIT_THINKING : KEY_GUESS;
   }
 
   /** A new match from the settings; false when they do not make one. */
@@ -172,7 +173,7 @@ export class CodebreakerScreen implements GameScreen {
     const m = this.match;
     if (!m || m.over || m.wrongInfo || (m.config.mode !== "referee" && m.config.mode !== "manual")) return false;
     const g = m.game;
-    return g.secret !== null && (g.phase === "guess" || g.phase === "feedback");
+    return g.secret !== null && (g.phase === PHASE_GUESS || g.phase === PHASE_FEEDBACK);
   }
 
   key(k: number, g: number, down: boolean, now: number): void {
@@ -280,7 +281,7 @@ export class CodebreakerScreen implements GameScreen {
     let allEmpty = true;
     for (let i = 0; i < code.length; i++) if (code[i] !== EMPTY) allEmpty = false;
     // Playing against the unit, the codemaker may keep the code in their head: OK on an empty secret.
-    if (what === FLASH_SECRET && allEmpty && unitRole(m) === "breaker") this.commit(keepSecretInHead(m), what, now);
+    if (what === FLASH_SECRET && allEmpty && unitRole(m) === ROLE_BREAKER) this.commit(keepSecretInHead(m), what, now);
     else this.commit(what === FLASH_SECRET ? setSecret(m, code) : submitGuess(m, code), what, now);
   }
 
@@ -340,8 +341,8 @@ export class CodebreakerScreen implements GameScreen {
   private tuneFor(before: MatchState, after: MatchState): number[] {
     if (after.over && !before.over) return TUNE_MATCH_OVER;
     if (after.wrongInfo && !before.wrongInfo) return TUNE_WRONG_INFO;
-    if (after.game.phase === "solved" && before.game.phase !== "solved") return TUNE_SOLVED;
-    if (after.game.phase === "failed" && before.game.phase !== "failed") return TUNE_FAILED;
+    if (after.game.phase === PHASE_SOLVED && before.game.phase !== PHASE_SOLVED) return TUNE_SOLVED;
+    if (after.game.phase === PHASE_FAILED && before.game.phase !== PHASE_FAILED) return TUNE_FAILED;
     return TUNE_ACCEPT;
   }
 
@@ -358,9 +359,9 @@ export class CodebreakerScreen implements GameScreen {
       const rows = m.game.rows;
       let r: Result<MatchState> | null = null;
       this.busy = false;
-      if (role === "maker" && m.game.phase === "secret") r = setSecret(m, randomSecret(rules, this.rand));
-      else if (m.game.phase === "guess") {
-        const hints = role !== "breaker";
+      if (role === ROLE_MAKER && m.game.phase === PHASE_SECRET) r = setSecret(m, randomSecret(rules, this.rand));
+      else if (m.game.phase === PHASE_GUESS) {
+        const hints = role !== ROLE_BREAKER;
         // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
         if (!this.solver || !rows.length || hints !== this.solverHints)
           this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
@@ -414,7 +415,7 @@ export class CodebreakerScreen implements GameScreen {
 
   private refuseWith(refusal: Refusal, target: FlashTarget, now: number): void {
     const m = this.match as MatchState;
-    if (refusal.refused === "feedback-range") target = FLASH_FEEDBACK;
+    if (refusal.refused === REFUSED_FEEDBACK_RANGE) target = FLASH_FEEDBACK;
     this.app.refuse(target, refusal.positions.length ? refusal.positions : target === FLASH_FEEDBACK ? [m.game.rows.length] : [], now);
   }
 
@@ -467,7 +468,7 @@ export class CodebreakerScreen implements GameScreen {
     const secretStart = L.seg.secret;
     if (secretStart >= 0) {
       if (ended && game.secret) drawCode(frame, secretStart, rules, game.secret);
-      else if (L.secretShielded && unitRole(m) !== "maker") {
+      else if (L.secretShielded && unitRole(m) !== ROLE_MAKER) {
         if (mode === KEY_SECRET) this.drawEntry(frame, secretStart, rules, cursorOn, flashOff && app.flashTarget === FLASH_SECRET);
         else if (game.secret) drawCode(frame, secretStart, rules, game.secret);
       }
@@ -475,7 +476,7 @@ export class CodebreakerScreen implements GameScreen {
     this.drawPad(frame, L, rules, mode, cursorOn);
     // Background work: a light runs along the unit's row while it chooses its guess, or along the row's
     // key pegs while an answer is checked, one step every CHASE_MS once the work outlasts the first.
-    if (this.busy && !ended) {
+    if (this.busy && (mode === UNIT_THINKING || mode === CHECKING)) {
       const steps = Math.floor((clock.now - this.busySince) / CHASE_MS);
       clock.at(this.busySince + (steps + 1) * CHASE_MS);
       if (steps > 0) chase(frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, L.pegs, steps - 1);
@@ -483,13 +484,13 @@ export class CodebreakerScreen implements GameScreen {
     if (entryOnBoard && clock.now < this.hintUntil) this.drawHint(frame, L, clock);
     if (L.seg.status >= 0) {
       // Whose move: the codemaker's colour while the secret or feedback is awaited, else the codebreaker's.
-      const mover = game.phase === "secret" || game.phase === "feedback" ? m.maker : 1 - m.maker;
+      const mover = game.phase === PHASE_SECRET || game.phase === PHASE_FEEDBACK ? m.maker : 1 - m.maker;
       frame[L.seg.status] = m.over ? (m.winner >= 0 ? PLAYER_COLOURS[m.winner] : WHITE) : PLAYER_COLOURS[mover];
       const alert = L.seg.status + 1;
       if (L.segLen.status > 1) {
         if (wi) frame[alert] = cursorOn ? RED : OFF;
-        else if (game.phase === "solved") frame[alert] = GREEN;
-        else if (game.phase === "failed") frame[alert] = ORANGE;
+        else if (game.phase === PHASE_SOLVED) frame[alert] = GREEN;
+        else if (game.phase === PHASE_FAILED) frame[alert] = ORANGE;
       }
     }
   }

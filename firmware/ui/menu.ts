@@ -321,7 +321,8 @@ export class MenuScreen implements Screen {
         if (item.cycle) img[item.at] = item.colours[item.options.indexOf(value)];
         else
           for (let o = 0; o < item.options.length; o++)
-            if (!item.allowed || item.allowed(item.options[o], s, app)) img[item.at + o] = item.options[o] === value ? WHITE : item.colours[0];
+            if (!item.allowed || item.allowed(item.options[o], s, app))
+              img[item.at + o] = item.options[o] === value ? WHITE : item.colours[0];
       }
       if (resumable) img[G_RESUME] = CYAN;
     }

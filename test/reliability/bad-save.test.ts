@@ -15,6 +15,7 @@ import { boardFrame, expectedBootFrame, frameDiff } from "./frame.ts";
 import { gridKey, Player, type Goal } from "./player.ts";
 import { firmwareFailures } from "./invariants.ts";
 import { G_OK } from "../../firmware/ui/layout.ts";
+import { FLIP_ANSWER } from "../../firmware/core/brainflip.ts";
 
 const CHECK_AT_MS = 200;
 
@@ -147,12 +148,13 @@ describe("bad saved data is recovered or discarded with a warning, never a crash
     expectDiscarded(bootWith([corrupt(older.text, 5), corrupt(newer.text, 50)]));
   });
 
-  it("an older format (BB0) or an unknown prefix: discarded with the warning", () => {
+  it("an older format (BB0, BB1: the unit reads only its own), a newer one or an unknown prefix: discarded with the warning", () => {
     const json = JSON.stringify(JSON.parse(match.at(-1)!.text.slice(match.at(-1)!.text.indexOf("{"))));
     for (const text of [
       `BB0|7|0|${json}`,
       encodeSlot(match.at(-1)!.state, 7, { format: 0 }),
-      encodeSlot(match.at(-1)!.state, 7, { format: 2 }),
+      encodeSlot(match.at(-1)!.state, 7, { format: 1 }),
+      encodeSlot(match.at(-1)!.state, 7, { format: 3 }),
       `XX1|7|0|${json}`,
       json,
     ])
@@ -230,7 +232,7 @@ describe("bad saved data is recovered or discarded with a warning, never a crash
     ["a Brain Flip log entry that is null", (s) => ({ ...s, flip: { ...s.flip, round: { ...s.flip!.round, log: [null] } } })],
     [
       "a Brain Flip answer by player 9",
-      (s) => ({ ...s, flip: { ...s.flip, round: { ...s.flip!.round, log: [{ player: 9, kind: "answer", yes: true, card: -1 }] } } }),
+      (s) => ({ ...s, flip: { ...s.flip, round: { ...s.flip!.round, log: [{ player: 9, kind: FLIP_ANSWER, yes: true, card: -1 }] } } }),
     ],
   ];
 

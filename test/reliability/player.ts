@@ -16,6 +16,8 @@ import { checkGuess } from "../../firmware/core/validate.ts";
 import { firstConsistent } from "../../firmware/core/codes.ts";
 import { codeSpaceSize } from "../../firmware/core/presets.ts";
 import { gameEnded, referenceFeedback, rulesOfMatch, unitRoleOf } from "./invariants.ts";
+import { PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, ROLE_BREAKER, ROLE_MAKER } from "../../firmware/core/types.ts";
+import { FLIP_OVER, FLIP_PICK } from "../../firmware/core/brainflip.ts";
 
 /** Grid key id at a grid position (0..35, reading order) on the R1 pad. */
 export const gridKey = (g: number) => `p${Math.floor(g / 6) + 1}${(g % 6) + 1}`;
@@ -153,8 +155,8 @@ export class Player {
     if (m.over) return { label: "match over: OK", keys: [gridKey(G_OK)] };
     if (gameEnded(m)) return { label: "next game", keys: [gridKey(G_OK)] };
     if (this.chance(0.02)) return { label: "menu", keys: [gridKey(G_MENU)] };
-    if (g.phase === "secret" && role !== "maker") {
-      if (role === "breaker" && this.chance(0.4)) return { label: "keep the secret in my head", keys: [this.maker.ok] };
+    if (g.phase === PHASE_SECRET && role !== ROLE_MAKER) {
+      if (role === ROLE_BREAKER && this.chance(0.4)) return { label: "keep the secret in my head", keys: [this.maker.ok] };
       if (this.chance(this.mistakes)) return { label: "bad secret", keys: this.secretKeys(this.badCode(m), rules.colours) };
       return {
         label: "secret",
@@ -164,7 +166,7 @@ export class Player {
         ),
       };
     }
-    if (g.phase === "guess" && role !== "breaker") {
+    if (g.phase === PHASE_GUESS && role !== ROLE_BREAKER) {
       if (this.chance(this.mistakes)) return { label: "bad guess", keys: this.guessKeys(this.badCode(m), rules.colours) };
       let guess: Code | null = null;
       const r = this.rng.next();
@@ -176,7 +178,7 @@ export class Player {
       }
       return { label: "guess", keys: this.guessKeys(guess ?? this.badCode(m), rules.colours) };
     }
-    if (g.phase === "feedback" && g.pending) {
+    if (g.phase === PHASE_FEEDBACK && g.pending) {
       // The codemaker answers: truly (against the secret, or one kept in the head), or sometimes not.
       const secret = g.secret ?? firstConsistent(rules, g.rows) ?? g.pending;
       let fb = referenceFeedback(g.pending, secret);
@@ -204,9 +206,9 @@ export class Player {
     const r = f.round;
     const n = f.config.grid;
     const mk = this.maker;
-    if (f.over || r.phase === "over") return { label: f.over ? "game over: OK" : "next round", keys: [mk.ok] };
+    if (f.over || r.phase === FLIP_OVER) return { label: f.over ? "game over: OK" : "next round", keys: [mk.ok] };
     if (this.chance(0.02)) return { label: "menu", keys: [mk.colours[0]] };
-    if (r.phase === "pick") return { label: "pick", keys: [this.cardKey(f, this.rng.int(0, n * n - 1))] };
+    if (r.phase === FLIP_PICK) return { label: "pick", keys: [this.cardKey(f, this.rng.int(0, n * n - 1))] };
     const x = this.rng.next();
     if (x < 0.5) return { label: "answer", keys: [this.chance(0.5) ? mk.yes : mk.no] };
     if (x < 0.62) return { label: "guess right", keys: [this.cardKey(f, r.pick)] };

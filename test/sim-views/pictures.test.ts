@@ -6,6 +6,7 @@ import { decodeSaved, drawPictures, padShowsCards, PictureDeal, PICTURES, readSa
 import { Prng } from "../../sim/random.ts";
 import { startSimulator, type Simulator } from "../../sim/server.ts";
 import { firmware } from "./helpers.ts";
+import { FLIP_ASK, FLIP_PICK } from "../../firmware/core/brainflip.ts";
 
 /** Every element of an SVG string is closed, in order. */
 function balanced(svg: string): boolean {
@@ -76,7 +77,7 @@ describe("Brain Flip's 100 pictures", () => {
 });
 
 describe("reading the firmware's saves", () => {
-  const game = (over: Partial<{ rounds: number; phase: string; asked: number; scores: number[] }> = {}) => ({
+  const game = (over: Partial<{ rounds: number; phase: number; asked: number; scores: number[] }> = {}) => ({
     config: { players: 3, grid: 6, mode: "flip", unitFlips: false },
     scores: over.scores ?? [0, 0, 0],
     round: {
@@ -87,7 +88,7 @@ describe("reading the firmware's saves", () => {
       log: [],
       barred: [false, false, false],
       wrongCards: [],
-      phase: over.phase ?? "pick",
+      phase: over.phase ?? FLIP_PICK,
     },
     over: false,
     winner: -1,
@@ -96,7 +97,7 @@ describe("reading the firmware's saves", () => {
 
   it("reads an unminified snapshot and tells a game at its start from one under way", () => {
     expect(decodeSaved({ v: 1, screen: "flip", flip: game() })).toMatchObject({ screen: "flip", flip: { grid: 6, atStart: true } });
-    expect(decodeSaved({ v: 1, screen: "flip", flip: game({ phase: "ask" }) })?.flip?.atStart).toBe(false);
+    expect(decodeSaved({ v: 1, screen: "flip", flip: game({ phase: FLIP_ASK }) })?.flip?.atStart).toBe(false);
     expect(decodeSaved({ v: 1, screen: "flip", flip: game({ rounds: 2 }) })?.flip?.atStart).toBe(false);
     expect(decodeSaved({ v: 1, screen: "flip", flip: game({ scores: [0, 1, 0] }) })?.flip?.atStart).toBe(false);
     expect(decodeSaved({ v: 1, screen: "menu", flip: null })).toEqual({ screen: "menu", flip: null });
@@ -108,7 +109,7 @@ describe("reading the firmware's saves", () => {
     try {
       sim.command("wait 200\ntap p14\ntap p66\nwait 100");
       const latest = readSaved(sim.board.storage);
-      expect(latest?.text).toMatch(/^BB1\|\d+\|\d+\|\{"v":1,"s":"flip"/);
+      expect(latest?.text).toMatch(/^BB2\|\d+\|\d+\|\{"v":2,"s":"flip"/);
       expect(latest?.saved).toMatchObject({ screen: "flip", flip: { grid: 6, atStart: true } });
       sim.command("tap p11\nwait 100");
       expect(readSaved(sim.board.storage)?.saved.flip?.atStart).toBe(false);
@@ -129,7 +130,7 @@ describe("reading the firmware's saves", () => {
     expect(deal.saw(saved("flip", game()), true)).toBe(true);
     const first = deal.deal!;
     expect(first.game).toBe(1);
-    expect(deal.saw(saved("flip", game({ phase: "ask", asked: 0 })), false)).toBe(false);
+    expect(deal.saw(saved("flip", game({ phase: FLIP_ASK, asked: 0 })), false)).toBe(false);
     expect(deal.saw(saved("flip", game({ rounds: 2, scores: [0, 1, 0] })), false)).toBe(false);
     expect(deal.saw(saved("menu", game({ rounds: 2, scores: [0, 1, 0] })), false)).toBe(false);
     expect(deal.saw(saved("flip", game({ rounds: 2, scores: [0, 1, 0] })), false)).toBe(false);
