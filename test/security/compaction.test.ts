@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { VirtualBoard, BOOT_FILE } from "../../sim/board.ts";
-import { PAD_FILE, pageAlignPad, readImage, storageFootprint, VirtualStorage, type CompactionCut } from "../../sim/storage.ts";
+import { PAD_FILE, pageAlignPad } from "../../hardware/boards.ts";
+import { readImage, storageFootprint, VirtualStorage, type CompactionCut } from "../../sim/storage.ts";
 import { Prng } from "../../sim/random.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import { readSavedState } from "../reliability/saved-state.ts";
