@@ -5,7 +5,7 @@
  * with require("Storage").read(solverTableName(rules)).
  */
 import { readFileSync } from "node:fs";
-import { storageFootprint } from "../../hardware/boards.ts";
+import { pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
 import { TABLES_DIR, VARIANTS } from "./solver/variants.ts";
 
 export interface SolverTable {
@@ -16,10 +16,23 @@ export interface SolverTable {
   bytes: Uint8Array;
 }
 
-/** Storage bytes a bundle and tables take together, each file with its header. */
-export function storageUse(bundleBytes: number, tables: SolverTable[]): number {
-  return tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), storageFootprint(bundleBytes));
+/**
+ * The data size of the pad npm run flash writes right after .bootcde, which it writes first into empty Storage, so
+ * that the tables start a flash page (hardware/boards.ts pageAlignPad); null when .bootcde ends on a page already.
+ */
+export function bootPadBytes(bundleBytes: number, pageBytes: number): number | null {
+  return pageAlignPad(storageFootprint(bundleBytes), pageBytes);
 }
+
+/** Storage bytes a bundle, its page-aligning pad and the tables take together, each file with its header. */
+export function storageUse(bundleBytes: number, tables: SolverTable[], pageBytes: number): number {
+  const pad = bootPadBytes(bundleBytes, pageBytes);
+  const boot = storageFootprint(bundleBytes) + (pad === null ? 0 : storageFootprint(pad));
+  return tables.reduce((sum, t) => sum + storageFootprint(t.bytes.length), boot);
+}
+
+/** Every Storage name a solver table of any build takes (a board flashed for another build may hold others than its own). */
+export const SOLVER_TABLE_NAMES: string[] = VARIANTS.map((v) => v.storageName);
 
 // Read once: every virtual board and every restored test App asks for them.
 const read = new Map<string, Uint8Array>();
