@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BOARDS, type BoardInfo } from "../hardware/boards.ts";
+import { BOARDS, PAD_FILE, pageAlignPad, type BoardInfo } from "../hardware/boards.ts";
 import {
   checkProfile,
   ledCount,
@@ -131,6 +131,7 @@ export class VirtualBoard {
     this.bounce = new Prng((seed ^ 0x9e3779b9) >>> 0);
     this.storage = new VirtualStorage({
       capacity: info.storageBytes,
+      pageBytes: info.storagePageBytes,
       file: opts.storageFile,
       warn: (m) => this.warnings.push(m),
     });
@@ -241,7 +242,12 @@ export class VirtualBoard {
     this.requestReset("reset()", undefined, false);
   }
 
-  /** Writes code to .bootcde, like `espruino --storage .bootcde:-`. Takes effect at the next boot. */
+  /**
+   * Writes code to .bootcde, as `npm run flash` does (firmware/tools/flash.ts): into empty Storage, .bootcde is the
+   * first file and is followed by the page-aligning pad when it does not end on a flash page (hardware/boards.ts
+   * pageAlignPad), so that the next file (the tables, flashTables) starts a page; into Storage that holds other files
+   * it goes after them, without a pad. Takes effect at the next boot.
+   */
   flash(code: string): void {
     let bytes = bytesFromString(code);
     if (/[^\x00-\xff]/.test(code)) {
@@ -255,6 +261,11 @@ export class VirtualBoard {
       throw new Error(
         `the firmware (${bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage (${this.storage.getFree()} bytes free)`,
       );
+    const layout = this.storage.layout();
+    if (layout.length !== 1 || bytes.length === 0) return; // after other files, or no firmware at all
+    const pad = pageAlignPad(layout[0].bytes, this.storage.pageBytes);
+    if (pad !== null && !this.storage.write(PAD_FILE, new Uint8Array(pad)))
+      throw new Error(`the page-aligning pad after .bootcde (${pad} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
   }
 
   // ---------------------------------------------------------------- time

@@ -2,7 +2,8 @@
  * npm run flash: the dry run writes the very Storage upload of the bundle without a board or network; the real
  * path is run against a recording stand-in board over tcp://; and each problem before flashing is refused with
  * what to do and the documented exit code. The files go into Storage in the order .bootcde, the page-aligning pad,
- * the tables (so that no compaction rewrites .bootcde's pages).
+ * the tables (so that no compaction rewrites .bootcde's pages: test/security/compaction.test.ts), as the
+ * simulator's own flash writes them.
  */
 import { solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
+import { VirtualBoard } from "../../sim/board.ts";
 import { VirtualStorage } from "../../sim/storage.ts";
 import { replayUpload } from "./replay.ts";
 import { listProfiles } from "../../hardware/profile.ts";
@@ -116,7 +118,7 @@ describe("npm run flash -- --dry-run", () => {
     );
   });
 
-  it("writes .bootcde, then the page-aligning pad, then the tables, so that the tables start a flash page", async () => {
+  it("writes .bootcde, then the page-aligning pad, then the tables, so that the tables start a flash page; the simulator flashes the same", async () => {
     // A bundle whose .bootcde does not end on a page (whatever the size of today's firmware)
     const bundle = join(dir, "unaligned.js");
     writeFileSync(bundle, `var s="${"y".repeat(20_000)}";\n`); // 20010 bytes: .bootcde ends 20044 bytes in
@@ -140,6 +142,10 @@ describe("npm run flash -- --dry-run", () => {
     const layout = storage.layout();
     expect(layout[0]).toMatchObject({ name: ".bootcde", addr: 0 });
     expect(layout[2]).toMatchObject({ name: "bb.t.brainiac", addr: 32768 });
+    // The simulator's flash path (a VirtualBoard built with that firmware) writes the very same Storage.
+    const board = new VirtualBoard({ firmware: readFileSync(bundle, "latin1") });
+    expect(board.storage.layout()).toEqual(layout);
+    for (const name of order) expect(board.storage.read(name), name).toEqual(storage.read(name));
   });
 
   it("writes no pad when .bootcde ends exactly on a page", async () => {
@@ -149,6 +155,10 @@ describe("npm run flash -- --dry-run", () => {
     expect(r.padBytes).toBeUndefined();
     const { files } = replayUpload(readFileSync(r.upload!, "latin1"));
     expect([...files.keys()]).toEqual([".bootcde", ...solverTablesFor(5).map((t) => t.name)]);
+    expect(new VirtualBoard({ firmware: readFileSync(bundle, "latin1") }).storage.layout()[1]).toMatchObject({
+      name: "bb.t.brainiac",
+      addr: 16384,
+    });
   });
 
   it("takes a ready bundle with --bundle and creates the output directory", async () => {

@@ -146,8 +146,8 @@ describe.skipIf(!HAS_CLI)(
         "bb.t.race+",
       ]);
       for (const t of tables) expect(board.storage.read(t.name), t.name).toEqual(t.bytes);
-      // It held only the files the tool writes (the old .bootcde): erased first, so .bootcde starts Storage.
-      expect(text).toContain("erasing the board's Storage first: it holds only files this flash writes (.bootcde)");
+      // It held only the files the tool writes (the old .bootcde and its pad): erased first, so .bootcde starts Storage.
+      expect(text).toContain("erasing the board's Storage first: it holds only files this flash writes (.bootcde, .bbpad)");
       expect(r.layout).toMatchObject({ protected: true });
       expect(board.storage.layout()[0]).toMatchObject({ name: BOOT_FILE, addr: 0 });
       expectBootsAndAnswersKeys(board);
