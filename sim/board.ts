@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BOARDS, PAD_FILE, pageAlignPad, type BoardInfo } from "../hardware/boards.ts";
+import { BOARDS, PAD_FILE, type BoardInfo } from "../hardware/boards.ts";
 import {
   checkProfile,
   ledCount,
@@ -27,7 +27,7 @@ import { colourName } from "./colours.ts";
 import { chainPixels, LedChain, type LedStats, type Rgb } from "./leds.ts";
 import { Prng } from "./random.ts";
 import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
-import { solverTablesFor } from "../firmware/tools/tables.ts";
+import { bootPad, solverTablesFor } from "../firmware/tools/tables.ts";
 import { bytesFromString, stringFromBytes, VirtualStorage, type StorageCut } from "./storage.ts";
 
 export type { Rgb, LedStats } from "./leds.ts";
@@ -155,7 +155,7 @@ export class VirtualBoard {
         throw new Error(`no firmware to flash: ${DEFAULT_FIRMWARE} does not exist (run npm run build, or pass BoardOptions.firmware)`);
       firmware = readFileSync(DEFAULT_FIRMWARE, "utf8");
     }
-    this.flash(firmware);
+    this.flash(firmware, opts.tables ?? true);
     if (opts.tables ?? true) this.flashTables();
   }
 
@@ -244,11 +244,12 @@ export class VirtualBoard {
 
   /**
    * Writes code to .bootcde, as `npm run flash` does (firmware/tools/flash.ts): into empty Storage, .bootcde is the
-   * first file and is followed by the page-aligning pad when it does not end on a flash page (hardware/boards.ts
-   * pageAlignPad), so that the next file (the tables, flashTables) starts a page; into Storage that holds other files
-   * it goes after them, without a pad. Takes effect at the next boot.
+   * first file and is followed by the page-aligning pad when it does not end on a flash page and the pad leaves room
+   * for the tables (`withTables`) and saved state (firmware/tools/tables.ts bootPad), so that the next file (the
+   * tables, flashTables) starts a page; into Storage that holds other files it goes after them, without a pad. Takes
+   * effect at the next boot.
    */
-  flash(code: string): void {
+  flash(code: string, withTables = true): void {
     let bytes = bytesFromString(code);
     if (/[^\x00-\xff]/.test(code)) {
       // The device strings are 8-bit: characters beyond Latin-1 arrive as their UTF-8 bytes.
@@ -263,7 +264,7 @@ export class VirtualBoard {
       );
     const layout = this.storage.layout();
     if (layout.length !== 1 || bytes.length === 0) return; // after other files, or no firmware at all
-    const pad = pageAlignPad(layout[0].bytes, this.storage.pageBytes);
+    const pad = bootPad(this.boardInfo, bytes.length, withTables ? solverTablesFor(this.profile.pegs) : []);
     if (pad !== null && !this.storage.write(PAD_FILE, new Uint8Array(pad)))
       throw new Error(`the page-aligning pad after .bootcde (${pad} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
   }

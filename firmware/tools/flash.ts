@@ -13,8 +13,10 @@
  * one cannot lose the firmware. That needs .bootcde at the start of Storage, so the tool writes the pad only into
  * Storage that is empty when the upload starts: a new board, --erase, or a board that holds nothing but the files this
  * tool writes (it erases those first itself, nothing is lost). When other files are there (a saved match), it keeps
- * them, writes no pad, and says that the firmware is not protected until it is flashed with --erase. After the upload
- * it works out where each file lies from the board's own list and says whether the layout protects .bootcde.
+ * them, writes no pad, and says that the firmware is not protected until it is flashed with --erase. A pad that would
+ * leave less than STATE_RESERVE_BYTES for saved state (on a Pico: a .bootcde ending in the third page, a bundle over
+ * 32,700 bytes) is left out with a warning too (tables.ts bootPad). After the upload it works out where each file
+ * lies from the board's own list and says whether the layout protects .bootcde.
  *
  * The CLI (EspruinoTools 0.1.67) has known faults, worked around here:
  * - BLE crashes it without D-Bus: always --no-ble;
@@ -60,14 +62,13 @@ import { parseArgs } from "node:util";
 import { BOARDS, PAD_FILE, storageFootprint, storageOffsets, type BoardInfo } from "../../hardware/boards.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../hardware/profile.ts";
 import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware, ROOT } from "./build.ts";
-import { bootPadBytes, SOLVER_TABLE_NAMES, solverTablesFor, storageUse, type SolverTable } from "./tables.ts";
+import { bootPad, bootPadBytes, SOLVER_TABLE_NAMES, solverTablesFor, STATE_RESERVE_BYTES, storageUse, type SolverTable } from "./tables.ts";
 import { BoardConsole, ConsoleError } from "./board-console.ts";
 import { crc32 } from "node:zlib";
 
 export const HARDWARE_DIR = ROOT + "hardware/";
 export const DEFAULT_OUT_DIR = ROOT + "dist/";
-/** Storage kept free for what the firmware saves (the match across power loss) and the journal's slack. */
-export const STATE_RESERVE_BYTES = 4 * 1024;
+export { STATE_RESERVE_BYTES } from "./tables.ts";
 /** The CLI's short-upload bug: a payload of this many bytes or fewer never reports completion (ESPRUINO.md 6.2). */
 export const CLI_SHORT_UPLOAD_BYTES = 512;
 export const BOOT_FILE = ".bootcde";
@@ -346,23 +347,18 @@ export function storageBudget(board: BoardInfo): number {
 
 /**
  * Everything the flash writes to empty Storage, each file with its header, the page-aligning pad after .bootcde
- * included: what is left must still hold the saved state. Returns the bytes used, or throws naming what does not fit.
+ * included when it fits (bootPad): what is left must still hold the saved state. Returns the bytes used, or throws
+ * naming what does not fit.
  */
 export function checkStorageFit(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): number {
   const tableBytes = tables.reduce((sum, t) => sum + t.bytes.length, 0);
-  const used = storageUse(bundleBytes, tables, board.storagePageBytes);
-  const pad = bootPadBytes(bundleBytes, board.storagePageBytes);
+  const pad = bootPad(board, bundleBytes, tables);
+  const used = storageUse(bundleBytes, tables, pad === null ? null : board.storagePageBytes);
   if (used > board.storageBytes - STATE_RESERVE_BYTES)
     throw new FlashError(
       [
-        `the firmware (${bundleBytes} bytes)${pad === null ? "" : `, its page-aligning pad (${PAD_FILE}, ${pad} bytes)`} and the solver tables (${tables.length} files, ${tableBytes} bytes) take ${used} bytes of the ${board.name}'s ${board.storageBytes}-byte Storage,`,
+        `the firmware (${bundleBytes} bytes) and the solver tables (${tables.length} files, ${tableBytes} bytes) take ${used} bytes of the ${board.name}'s ${board.storageBytes}-byte Storage,`,
         `  leaving less than the ${STATE_RESERVE_BYTES} bytes kept for saved state; flash with --no-tables to leave the tables out`,
-        ...(pad === null
-          ? []
-          : [
-              `  (the pad fills the rest of .bootcde's last ${board.storagePageBytes}-byte flash page, so that no Storage compaction ever rewrites the firmware:`,
-              `  a smaller firmware needs less of it, and one whose .bootcde ends exactly on a page, none)`,
-            ]),
       ].join("\n"),
       1,
     );
@@ -370,11 +366,28 @@ export function checkStorageFit(board: BoardInfo, bundleBytes: number, tables: S
 }
 
 /**
- * The files a flash writes, in the order they go into Storage: .bootcde, then (with `pad`: when .bootcde is written
- * into empty Storage) the page-aligning pad if .bootcde does not end on a page, then the tables.
+ * Why a firmware written into empty Storage gets no pad although .bootcde does not end on a flash page (the pad would
+ * leave too little Storage), or null when it gets one or needs none.
  */
-export function flashFiles(firmware: Uint8Array, tables: SolverTable[], pageBytes: number, pad: boolean): UploadFile[] {
-  const size = pad ? bootPadBytes(firmware.length, pageBytes) : null;
+export function padRefusal(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): string | null {
+  const pad = bootPadBytes(bundleBytes, board.storagePageBytes);
+  if (pad === null || bootPad(board, bundleBytes, tables) !== null) return null;
+  const used = storageUse(bundleBytes, tables, board.storagePageBytes);
+  return [
+    `warning: ${BOOT_FILE} (${bundleBytes} bytes) does not end on a ${board.storagePageBytes}-byte flash page, and the pad that would fill its last page`,
+    `  (${PAD_FILE}, ${pad} bytes) leaves less than ${STATE_RESERVE_BYTES} bytes of the ${board.name}'s Storage for saved state (${used} of ${board.storageBytes} bytes used):`,
+    `  flashing without it, so a Storage compaction can rewrite the firmware's last page, and a power cut during one then loses it.`,
+    `  A firmware whose ${BOOT_FILE} ends earlier in that page (on a Pico, at most 32,700 bytes), or exactly on it, gets the pad\n`,
+  ].join("\n");
+}
+
+/**
+ * The files a flash writes, in the order they go into Storage: .bootcde, then (with `empty`: when .bootcde is written
+ * into empty Storage) the page-aligning pad if .bootcde does not end on a page and the pad fits (bootPad), then the
+ * tables.
+ */
+export function flashFiles(firmware: Uint8Array, tables: SolverTable[], board: BoardInfo, empty: boolean): UploadFile[] {
+  const size = empty ? bootPad(board, firmware.length, tables) : null;
   return [
     { name: BOOT_FILE, bytes: firmware },
     ...(size === null ? [] : [{ name: PAD_FILE, bytes: new Uint8Array(size), zeros: true }]),
@@ -620,8 +633,10 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   mkdirSync(outDir, { recursive: true });
   const script = join(outDir, SCRIPT_FILE);
   const firmware = new Uint8Array(readFileSync(bundle));
-  const uploadFiles = (pad: boolean): UploadFile[] => {
-    const files = flashFiles(firmware, tables, board.storagePageBytes, pad);
+  const uploadFiles = (empty: boolean): UploadFile[] => {
+    const files = flashFiles(firmware, tables, board, empty);
+    const refused = empty ? padRefusal(board, bytes, tables) : null;
+    if (refused) err(refused);
     writeFileSync(script, uploadScript(files));
     return files;
   };

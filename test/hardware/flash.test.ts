@@ -5,7 +5,7 @@
  * the tables (so that no compaction rewrites .bootcde's pages: test/security/compaction.test.ts), as the
  * simulator's own flash writes them.
  */
-import { solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
+import { bootPad, bootPadBytes, solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -26,6 +26,7 @@ import {
   flash,
   flashFiles,
   FlashError,
+  padRefusal,
   storageBudget,
   storageLayout,
   uploadScript,
@@ -107,15 +108,31 @@ describe("npm run flash -- --dry-run", () => {
     expect(checkStorageFit(small, 32736, [])).toBe(32768);
   });
 
-  it("counts the pad: a firmware that ends just past a page needs a page more, and the Pico then has no room for the tables", () => {
+  it("counts the pad; when it would leave too little Storage (a .bootcde ending in the Pico's last page) the firmware goes without it, with a warning", async () => {
     const tables = solverTablesFor(5);
+    const tableFootprints = tables.reduce((n, t) => n + storageFootprint(t.bytes.length), 0);
     // 30000 bytes: .bootcde takes 30032, the pad fills the page to 32768, the tables follow
-    expect(storageUse(30000, tables, 16384)).toBe(32768 + tables.reduce((n, t) => n + storageFootprint(t.bytes.length), 0));
-    expect(checkStorageFit(BOARDS.pico, 30000, tables)).toBe(storageUse(30000, tables, 16384));
-    // 32740 bytes end 4 bytes into the Pico's last page: the pad would fill all of it
-    expect(() => checkStorageFit(BOARDS.pico, 32740, tables)).toThrow(
-      /the firmware \(32740 bytes\), its page-aligning pad \(\.bbpad, 16348 bytes\) and the solver tables[\s\S]*the pad fills the rest of \.bootcde's last 16384-byte flash page/,
-    );
+    expect(bootPad(BOARDS.pico, 30000, tables)).toBe(32768 - 30032 - 32);
+    expect(checkStorageFit(BOARDS.pico, 30000, tables)).toBe(32768 + tableFootprints);
+    expect(padRefusal(BOARDS.pico, 30000, tables)).toBeNull();
+    // The largest that gets it: 32700 bytes (the smallest pad, 36 bytes), and 32733 to 32736 (none needed).
+    expect(bootPad(BOARDS.pico, 32700, tables)).toBe(4);
+    expect(bootPad(BOARDS.pico, 32704, tables)).toBeNull(); // 32 bytes left: the pad would take the third page too
+    expect(bootPadBytes(32734, 16384)).toBeNull();
+    // 32737 bytes end 4 bytes into the Pico's last page: the pad would fill all of it, so there is none
+    for (const size of [32704, 32737]) {
+      expect(bootPad(BOARDS.pico, size, tables)).toBeNull();
+      expect(checkStorageFit(BOARDS.pico, size, tables)).toBe(storageFootprint(size) + tableFootprints);
+      expect(padRefusal(BOARDS.pico, size, tables)).toMatch(
+        /warning: \.bootcde \(\d+ bytes\) does not end on a 16384-byte flash page[\s\S]*flashing without it[\s\S]*at most 32,700 bytes/,
+      );
+    }
+    const bundle = join(dir, "too-big-for-a-pad.js");
+    writeFileSync(bundle, `var s="${"p".repeat(32737 - 10)}";\n`);
+    const r = await flashQuietly({ dryRun: true, bundle, outDir: join(dir, "dry-nopad") });
+    expect(r.exitCode, r.text).toBe(0);
+    expect(r.padBytes).toBeUndefined();
+    expect(r.text).toContain("flashing without it, so a Storage compaction can rewrite the firmware's last page");
   });
 
   it("writes .bootcde, then the page-aligning pad, then the tables, so that the tables start a flash page; the simulator flashes the same", async () => {
@@ -131,7 +148,7 @@ describe("npm run flash -- --dry-run", () => {
     expect(r.text).toContain(`then a ${pad}-byte pad (.bbpad) so that the next file starts a 16384-byte flash page`);
     const upload = readFileSync(r.upload!, "latin1");
     // The CLI sends the tool's own script as it is (SAVE_ON_SEND=-1): the tool chooses the order.
-    expect(upload).toBe(uploadScript(flashFiles(new Uint8Array(readFileSync(bundle)), solverTablesFor(5), 16384, true)));
+    expect(upload).toBe(uploadScript(flashFiles(new Uint8Array(readFileSync(bundle)), solverTablesFor(5), BOARDS.pico, true)));
     // Played into the simulator's Storage in the order sent: that order, and where each file lies.
     const storage = new VirtualStorage({ capacity: BOARDS.pico.storageBytes, pageBytes: BOARDS.pico.storagePageBytes });
     const { files } = replayUpload(upload, storage);
@@ -304,7 +321,7 @@ describe("npm run flash with a board", () => {
       expect(stream).not.toContain("save()");
       // the pad is there exactly when today's bundle does not end on a page
       const pad = r.padBytes === undefined ? [] : [PAD_FILE];
-      expect(r.padBytes).toBe(pageAlignPad(storageFootprint(r.bundleBytes), 16384) ?? undefined);
+      expect(r.padBytes).toBe(bootPad(BOARDS.pico, r.bundleBytes, solverTablesFor(5)) ?? undefined);
       expect(r.verified!.map((v) => v.name)).toEqual([".bootcde", ...pad, ...solverTablesFor(5).map((t) => t.name)]);
       expect(r.layout).toMatchObject({ protected: true });
       expect(r.layout!.files.map((f) => f.name)).toEqual([".bootcde", ...pad, ...solverTablesFor(5).map((t) => t.name)]);

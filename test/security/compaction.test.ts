@@ -15,7 +15,7 @@
 import { describe, expect, it } from "vitest";
 import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
 import { flashFiles, uploadScript } from "../../firmware/tools/flash.ts";
-import { solverTablesFor } from "../../firmware/tools/tables.ts";
+import { bootPad, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { VirtualBoard, BOOT_FILE } from "../../sim/board.ts";
 import { bytesFromString, readImage, VirtualStorage, type CompactionCut } from "../../sim/storage.ts";
 import { Prng } from "../../sim/random.ts";
@@ -39,7 +39,7 @@ function boardWith(write: (storage: VirtualStorage) => void): VirtualBoard {
 
 /** Storage as npm run flash writes `firmware` into empty Storage: the tool's own upload, played as the board would. */
 function flashedByTool(firmware: string): VirtualBoard {
-  return boardWith((s) => replayUpload(uploadScript(flashFiles(bytesFromString(firmware), TABLES, PAGE, true)), s));
+  return boardWith((s) => replayUpload(uploadScript(flashFiles(bytesFromString(firmware), TABLES, BOARDS.pico, true)), s));
 }
 
 /** Storage with .bootcde and the tables and no pad: tables after .bootcde, or first (as the espruino CLI wrote them before). */
@@ -190,6 +190,7 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
       const probe = make();
       expect(probe.storage.list()[0]).toBe(BOOT_FILE);
       expect(probe.storage.has(PAD_FILE)).toBe(pageAlignPad(storageFootprint(size), PAGE) !== null);
+      expect(bootPad(BOARDS.pico, size, TABLES)).toBe(pageAlignPad(storageFootprint(size), PAGE)); // it fits
       expect(afterBoot(probe) % PAGE).toBe(0);
       expect(new VirtualBoard({ firmware, seed: 9 }).storage.layout()).toEqual(probe.storage.layout());
       let tablesLost = 0;
@@ -234,5 +235,12 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
     expect(lostAt(() => flashedWithoutPad(firmware, true), saveUntilCut)).toBeGreaterThanOrEqual(0);
     // The real firmware in the order the CLI wrote it before the pad (tables first): the units flashed then are exposed.
     expect(lostAt(() => flashedWithoutPad(firmwareBundle(), true), playUntilCut)).toBeGreaterThanOrEqual(0);
+    // A firmware whose .bootcde ends in the Pico's last page gets no pad (it would leave no room): flashed as the tool
+    // does it then, it is exposed too.
+    const big = saverFirmware(32737);
+    expect(pageAlignPad(storageFootprint(32737), PAGE)).not.toBeNull();
+    expect(bootPad(BOARDS.pico, 32737, TABLES)).toBeNull();
+    expect(flashedByTool(big).storage.list()).toEqual([BOOT_FILE, ...TABLES.map((t) => t.name)]);
+    expect(lostAt(() => flashedByTool(big), saveUntilCut)).toBeGreaterThanOrEqual(0);
   });
 });
