@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BOARDS, type BoardInfo } from "../hardware/boards.ts";
+import { BOARDS, PAD_FILE, type BoardInfo } from "../hardware/boards.ts";
 import {
   checkProfile,
   ledCount,
@@ -27,7 +27,7 @@ import { colourName } from "./colours.ts";
 import { chainPixels, LedChain, type LedStats, type Rgb } from "./leds.ts";
 import { Prng } from "./random.ts";
 import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
-import { solverTablesFor } from "../firmware/tools/tables.ts";
+import { bootPad, solverTablesFor } from "../firmware/tools/tables.ts";
 import { bytesFromString, stringFromBytes, VirtualStorage, type StorageCut } from "./storage.ts";
 
 export type { Rgb, LedStats } from "./leds.ts";
@@ -131,6 +131,7 @@ export class VirtualBoard {
     this.bounce = new Prng((seed ^ 0x9e3779b9) >>> 0);
     this.storage = new VirtualStorage({
       capacity: info.storageBytes,
+      pageBytes: info.storagePageBytes,
       file: opts.storageFile,
       warn: (m) => this.warnings.push(m),
     });
@@ -154,7 +155,7 @@ export class VirtualBoard {
         throw new Error(`no firmware to flash: ${DEFAULT_FIRMWARE} does not exist (run npm run build, or pass BoardOptions.firmware)`);
       firmware = readFileSync(DEFAULT_FIRMWARE, "utf8");
     }
-    this.flash(firmware);
+    this.flash(firmware, opts.tables ?? true);
     if (opts.tables ?? true) this.flashTables();
   }
 
@@ -241,8 +242,14 @@ export class VirtualBoard {
     this.requestReset("reset()", undefined, false);
   }
 
-  /** Writes code to .bootcde, like `espruino --storage .bootcde:-`. Takes effect at the next boot. */
-  flash(code: string): void {
+  /**
+   * Writes code to .bootcde, as `npm run flash` does (firmware/tools/flash.ts): into empty Storage, .bootcde is the
+   * first file and is followed by the page-aligning pad when it does not end on a flash page and the pad leaves room
+   * for the tables (`withTables`) and saved state (firmware/tools/tables.ts bootPad), so that the next file (the
+   * tables, flashTables) starts a page; into Storage that holds other files it goes after them, without a pad. Takes
+   * effect at the next boot.
+   */
+  flash(code: string, withTables = true): void {
     let bytes = bytesFromString(code);
     if (/[^\x00-\xff]/.test(code)) {
       // The device strings are 8-bit: characters beyond Latin-1 arrive as their UTF-8 bytes.
@@ -255,6 +262,11 @@ export class VirtualBoard {
       throw new Error(
         `the firmware (${bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage (${this.storage.getFree()} bytes free)`,
       );
+    const layout = this.storage.layout();
+    if (layout.length !== 1 || bytes.length === 0) return; // after other files, or no firmware at all
+    const pad = bootPad(this.boardInfo, bytes.length, withTables ? solverTablesFor(this.profile.pegs) : []);
+    if (pad !== null && !this.storage.write(PAD_FILE, new Uint8Array(pad)))
+      throw new Error(`the page-aligning pad after .bootcde (${pad} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
   }
 
   // ---------------------------------------------------------------- time

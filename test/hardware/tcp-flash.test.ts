@@ -4,9 +4,10 @@
  * answers a key press. Also npm run flash (firmware/tools/flash.ts) through the same port, and the REPL as the CLI
  * and a terminal see it. No network: the CLI gets the offline board file, and the console listens on 127.0.0.1.
  * Last, npm run flash against the real interpreter (Espruino for Linux, ../shared/tools/espruino, in a network
- * namespace of its own: real-espruino.ts): version, Storage, --erase, read-back, a locked console, nobody listening.
+ * namespace of its own: real-espruino.ts): version, Storage, --erase, read-back, a locked console, nobody listening,
+ * and where the files land in its flash (the file espruino.flash, read as jsflash.c lays it out).
  */
-import { solverTablesFor } from "../../firmware/tools/tables.ts";
+import { bootPad, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +20,7 @@ import { flash } from "../../firmware/tools/flash.ts";
 import { BoardConsole } from "../../firmware/tools/board-console.ts";
 import { ESPRUINO, HAS_ESPRUINO, startRealEspruino, type RealEspruino } from "./real-espruino.ts";
 import { BOOT_FILE, VirtualBoard } from "../../sim/board.ts";
+import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
 import { countBrackets, formatResult, startConsoleServer, type ConsoleServer } from "../../sim/console.ts";
 
 const CLI = join(ROOT, "node_modules/espruino/bin/espruino-cli.js");
@@ -144,6 +146,10 @@ describe.skipIf(!HAS_CLI)(
         "bb.t.race+",
       ]);
       for (const t of tables) expect(board.storage.read(t.name), t.name).toEqual(t.bytes);
+      // It held only the files the tool writes (the old .bootcde and its pad): erased first, so .bootcde starts Storage.
+      expect(text).toContain("erasing the board's Storage first: it holds only files this flash writes (.bootcde, .bbpad)");
+      expect(r.layout).toMatchObject({ protected: true });
+      expect(board.storage.layout()[0]).toMatchObject({ name: BOOT_FILE, addr: 0 });
       expectBootsAndAnswersKeys(board);
       // the old firmware ran once, at the first power-on, and never again ("" is the CLI's print())
       expect(board.consoleLog.filter((l) => l === "old firmware")).toHaveLength(1);
@@ -286,6 +292,34 @@ describe("the console's pieces", () => {
 /** A firmware that runs on Espruino for Linux (which has no Pico pins): it notes that it booted. Over 512 bytes, so the CLI finishes. */
 const LINUX_FIRMWARE = `var bootedFrom = "brainboard-test";\n/*${"padding so the upload is over the CLI's 512-byte short-upload limit ".repeat(10)}*/\n`;
 
+/**
+ * The files in the interpreter's flash, from its file espruino.flash (its Storage starts at the file's start: LINUX's
+ * FLASH_SAVED_CODE_START is FLASH_START), read as src/jsflash.c lays them out: a 32-byte header (a size word whose
+ * top byte holds flags, then the 0-padded 28-byte name; a replaced file's name starts with 4 zero bytes), then the
+ * data, padded to 4 bytes; the first all-0xFF header ends them. Trash is left out.
+ */
+function readFlashFile(dir: string): { name: string; offset: number; size: number; flags: number }[] {
+  const img = readFileSync(join(dir, "espruino.flash"));
+  const files: { name: string; offset: number; size: number; flags: number }[] = [];
+  for (let at = 0; at + 32 <= img.length;) {
+    const word = img.readUInt32LE(at);
+    if (word === 0xffffffff || word === 0) break;
+    const size = word & 0xffffff;
+    if (img.readUInt32LE(at + 4) !== 0)
+      files.push({
+        name: img
+          .subarray(at + 4, at + 32)
+          .toString("latin1")
+          .replace(/\0.*$/s, ""),
+        offset: at,
+        size,
+        flags: word >>> 24,
+      });
+    at += 32 + ((size + 3) & ~3);
+  }
+  return files;
+}
+
 describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
   HAS_ESPRUINO && HAS_CLI
     ? "npm run flash against the real Espruino interpreter (espruino --telnet)"
@@ -320,10 +354,15 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       });
       expect(r.board).toMatchObject({ version: expect.stringMatching(/^2v29/), board: "LINUX", files: [] });
       const tables = solverTablesFor(5);
+      // the pad is there exactly when this bundle's .bootcde does not end on one of the Pico's 16 KB pages (and it fits)
+      const pad = r.padBytes === undefined ? [] : [{ name: PAD_FILE, bytes: r.padBytes, crc32: crc32(new Uint8Array(r.padBytes)) }];
+      expect(r.padBytes).toBe(bootPad(BOARDS.pico, readFileSync(bundle).length, tables) ?? undefined);
       expect(r.verified).toEqual([
         { name: BOOT_FILE, bytes: readFileSync(bundle).length, crc32: crc32(readFileSync(bundle)) },
+        ...pad,
         ...tables.map((t) => ({ name: t.name, bytes: t.bytes.length, crc32: crc32(t.bytes) })),
       ]);
+      expect(r.layout).toMatchObject({ protected: true });
       // Espruino for Linux has no B15, so the firmware fails as it starts. The CLI quits 500 ms after the board's last
       // output, so whether that error reaches it depends on timing: when it does, the tool says so and exits 1.
       if (r.exitCode !== 0) {
@@ -358,10 +397,12 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       const r = await flash({ ...opts, erase: true });
       expect(r.exitCode, text).toBe(0);
       expect(text).toContain("erasing the board's whole Storage (--erase)");
-      expect(r.verified!.map((v) => v.name)).toEqual([BOOT_FILE, ...solverTablesFor(5).map((t) => t.name)]);
-      expect((await ask<string[]>(real.port, 'require("Storage").list()')).sort()).toEqual(
-        [BOOT_FILE, ...solverTablesFor(5).map((t) => t.name)].sort(),
-      );
+      expect(r.verified!.map((v) => v.name)).toEqual([BOOT_FILE, PAD_FILE, ...solverTablesFor(5).map((t) => t.name)]);
+      expect(await ask<string[]>(real.port, 'require("Storage").list()')).toEqual([
+        BOOT_FILE,
+        PAD_FILE,
+        ...solverTablesFor(5).map((t) => t.name),
+      ]);
       // load(".bootcde") at the end of the upload ran it.
       expect(await ask(real.port, "bootedFrom")).toBe("brainboard-test");
     });
@@ -377,6 +418,62 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
         message: expect.stringMatching(/console is locked[\s\S]*press its button just after plugging in/),
       });
       await expect(flash({ ...opts, bundle: locking })).rejects.toThrow(/console is locked/);
+    });
+
+    it("lands the files in flash in the order .bootcde, pad, tables, the tables on a page boundary, and a save written afterwards after them", async () => {
+      real = await startRealEspruino();
+      // The Linux build's flash pages: 1 KB (scripts/build_platform_config.py gives LINUX its default flash_page_size of
+      // 1024, over boards/LINUX.py's 256 KB), not the Pico's 16 KB; a Pico page boundary is a Linux one too.
+      const page = await ask<{ addr: number; length: number }>(real.port, 'require("Flash").getPage(0x10000000)');
+      expect(page).toEqual({ addr: 0x10000000, length: 1024 });
+      expect(BOARDS.pico.storagePageBytes % page.length).toBe(0);
+      const firmware = join(dir, "linux-firmware-layout.js");
+      writeFileSync(firmware, LINUX_FIRMWARE);
+      const bytes = readFileSync(firmware).length;
+      const pad = pageAlignPad(storageFootprint(bytes), BOARDS.pico.storagePageBytes)!;
+      expect(pad).toBeGreaterThan(0); // this firmware does not end on a page: the pad is needed
+      let text = "";
+      const r = await flash({
+        port: real.port,
+        bundle: firmware,
+        outDir: join(dir, "real-layout"),
+        timeoutS: 120,
+        out: (t) => (text += t),
+        err: (t) => (text += t),
+      });
+      expect(r.exitCode, text).toBe(0);
+      expect(r.padBytes).toBe(pad);
+      const order = [BOOT_FILE, PAD_FILE, ...solverTablesFor(5).map((t) => t.name)];
+      // Storage's own list is in Storage order; the flash file says where each file is.
+      expect(await ask(real.port, 'require("Storage").list()')).toEqual(order);
+      const flashed = readFlashFile(real.dir);
+      expect(flashed.map((f) => f.name)).toEqual(order);
+      expect(flashed[0]).toMatchObject({ offset: 0, size: bytes, flags: 0 });
+      expect(flashed[1]).toMatchObject({ offset: storageFootprint(bytes), size: pad });
+      expect(flashed[2].offset).toBe(BOARDS.pico.storagePageBytes); // the first table starts the Pico's second page
+      expect(flashed[2].offset % page.length).toBe(0);
+      expect(r.layout).toEqual({
+        files: flashed.map((f) => ({ name: f.name, offset: f.offset, bytes: f.size })),
+        protected: true,
+      });
+      expect(text).toContain("layout: .bootcde at 0, .bbpad at");
+      // A save written afterwards goes after the tables; rewritten, the old copy is trash, and a compaction (which
+      // starts at the tables' page at the earliest) leaves .bootcde and its pad where and as they were.
+      const last = flashed[flashed.length - 1];
+      const saveAt = last.offset + storageFootprint(last.size);
+      expect(await ask(real.port, 'require("Storage").write("bb.s0", "save one".repeat(70))')).toBe(true);
+      expect(readFlashFile(real.dir).at(-1)).toMatchObject({ name: "bb.s0", offset: saveAt, size: 560 });
+      const head = readFileSync(join(real.dir, "espruino.flash")).subarray(0, BOARDS.pico.storagePageBytes);
+      expect(await ask(real.port, 'require("Storage").write("bb.s0", "save two".repeat(70))')).toBe(true);
+      expect(await ask(real.port, 'require("Storage").getStats().trashCount')).toBe(1);
+      await ask(real.port, '(function(){require("Storage").compact();return 1;})()');
+      expect(await ask(real.port, 'require("Storage").getStats().trashCount')).toBe(0);
+      expect(readFlashFile(real.dir).map((f) => [f.name, f.offset])).toEqual([
+        ...flashed.map((f) => [f.name, f.offset]),
+        ["bb.s0", saveAt],
+      ]);
+      expect(readFileSync(join(real.dir, "espruino.flash")).subarray(0, BOARDS.pico.storagePageBytes)).toEqual(head);
+      expect(await ask(real.port, 'require("Storage").read("bb.s0").slice(0, 8)')).toBe("save two");
     });
 
     it("a port where nothing listens is exit 2, before anything is built or sent", async () => {
