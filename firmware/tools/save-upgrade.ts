@@ -3,9 +3,9 @@
  * reads only the current format (firmware/device/save-format.ts); this reads format 1 too and brings it
  * up to date, so a game saved by an older firmware can be carried across a firmware update.
  */
-import { decodeSlot, encodeSlot, SAVE_KEYS, type Crc, type Slot } from "../device/save-format.ts";
-import { PHASE_NAMES } from "../core/types.ts";
-import { FLIP_KIND_NAMES, FLIP_PHASE_NAMES, FLIP_RESULT_NAMES } from "../core/brainflip.ts";
+import { decodeSlot, encodeSlot, expandKeys, SAVE_KEYS, SAVE_VERSION, type Crc, type Slot } from "../device/save-format.ts";
+import { PHASE_FEEDBACK, PHASE_GUESS, PHASE_NAMES } from "../core/types.ts";
+import { FLIP_ASK, FLIP_KIND_NAMES, FLIP_PHASE_NAMES, FLIP_RESULT_NAMES } from "../core/brainflip.ts";
 
 /** Fletcher-16 over the 8-bit characters: format 1's checksum. */
 export function fletcher16(s: string): number {
@@ -63,4 +63,97 @@ export function migrateFormat1(data: unknown): unknown {
 export function upgradeSlot(text: string, crc: Crc): string | null {
   const slot = decodeAnySlot(text, crc);
   return typeof slot === "string" ? null : encodeSlot(JSON.stringify(slot.data), slot.seq, crc);
+}
+
+/** The unit's save slots (firmware/device/store.ts): the files a re-flash carries across. */
+export const SAVE_SLOT_NAMES = ["bb.s0", "bb.s1"];
+
+/** A save slot found before a re-flash that is carried across it: its text in the current format, same name and sequence. */
+export interface KeptSlot {
+  name: string;
+  seq: number;
+  /** The slot's text as the current format writes it (upgraded when it was older). */
+  text: string;
+  /** The format it was found in (1 or SAVE_VERSION). */
+  format: number;
+  /** What it holds, for people: "Brainiac match, game 2 of 4". */
+  what: string;
+  /** Whether the unit locks its console when it resumes this copy (a two-player game holding a secret, the lock on). */
+  locksConsole: boolean;
+}
+
+/** A save slot that is not carried, and why ("checksum mismatch", "unknown format BB7"). */
+export interface DroppedSlot {
+  name: string;
+  problem: string;
+}
+
+/**
+ * A slot's text found on a board before a re-flash -> what is carried across (any format the unit has written, brought
+ * up to the current one, under the same name and sequence), or why it cannot be. Whether the unit then takes it (its
+ * game-state checks) is the unit's to say, at its next start.
+ */
+export function keepSlot(name: string, text: string, crc: Crc): KeptSlot | DroppedSlot {
+  const slot = decodeAnySlot(text, crc);
+  if (typeof slot === "string") return { name, problem: slot };
+  return {
+    name,
+    seq: slot.seq,
+    text: encodeSlot(JSON.stringify(slot.data), slot.seq, crc),
+    format: text.startsWith("BB1|") ? 1 : SAVE_VERSION,
+    what: describeSave(slot.data),
+    locksConsole: saveLocksConsole(slot.data),
+  };
+}
+
+export function isKept(s: KeptSlot | DroppedSlot): s is KeptSlot {
+  return "text" in s;
+}
+
+type Loose = Record<string, unknown> | null;
+const loose = (x: unknown): Loose => (x && typeof x === "object" ? (x as Record<string, unknown>) : null);
+
+const PRESET_TITLES: Record<string, string> = { brainiac: "Brainiac", travel: "travel unit", race: "five-peg race" };
+
+/** What a save (current format, short keys) holds, in a few words: "Brainiac match, game 2 of 4", "Brain Flip, round 3". */
+export function describeSave(data: unknown): string {
+  const s = loose(expandKeys(data));
+  const match = loose(s?.match);
+  const flip = loose(s?.flip);
+  const settings = loose(s?.settings);
+  if (match && !(flip && settings?.preset === "brainflip")) {
+    const config = loose(match.config);
+    const preset = String(config?.preset);
+    const title = (PRESET_TITLES[preset] ?? preset) + (config?.harder ? "+" : "");
+    const played = Array.isArray(match.history) ? match.history.length : 0;
+    if (match.over) return `${title} match, over`;
+    return preset === "race" ? `${title} match, game ${played + 1}` : `${title} match, game ${played + 1} of ${String(config?.games)}`;
+  }
+  if (flip) return flip.over ? "Brain Flip, over" : `Brain Flip, round ${String(flip.rounds)}`;
+  return "settings, no game in progress";
+}
+
+/**
+ * Whether the unit locks its console as it resumes this save (ui/app.ts consoleLockWanted): the lock setting on, and a
+ * two-player codebreaker game holding its secret (codebreaker.ts holdsSecret) or a Brain Flip round being asked
+ * (flip.ts holdsSecret). A flash that carries it must read back what it wrote before the unit starts.
+ */
+export function saveLocksConsole(data: unknown): boolean {
+  const s = loose(expandKeys(data));
+  const settings = loose(s?.settings);
+  if (!settings?.lockConsole) return false;
+  const match = loose(s?.match);
+  const config = loose(match?.config);
+  const game = loose(match?.game);
+  const codebreaker =
+    !!match &&
+    !match.over &&
+    !match.wrongInfo &&
+    (config?.mode === "referee" || config?.mode === "manual") &&
+    game?.secret !== null &&
+    game?.secret !== undefined &&
+    (game.phase === PHASE_GUESS || game.phase === PHASE_FEEDBACK);
+  const flip = loose(s?.flip);
+  const round = loose(flip?.round);
+  return codebreaker || (!!flip && !flip.over && round?.phase === FLIP_ASK);
 }
