@@ -12,8 +12,14 @@
  * compaction (which the firmware's saves cause every dozen or so) ever erases a page of .bootcde: a power cut during
  * one cannot lose the firmware. That needs .bootcde at the start of Storage, so the tool writes the pad only into
  * Storage that is empty when the upload starts: a new board, --erase, or a board that holds nothing but the files this
- * tool writes (it erases those first itself, nothing is lost). When other files are there (a saved match), it keeps
- * them, writes no pad, and says that the firmware is not protected until it is flashed with --erase. A pad that would
+ * tool writes and the unit's saved game (it erases those first itself). The saved game is carried across: before the
+ * erase the tool reads the save slots (bb.s0, bb.s1) through the console, keeps each usable one in the current save
+ * format (save-upgrade.ts: format 1 is brought up to 2, same name and sequence), writes them back after the tables (so
+ * they lie on the pages compactions rewrite, never on .bootcde's) and reads them back like every other file; a slot it
+ * cannot use is named and not kept. When other files are there, it keeps them (the saves are still carried, after the
+ * tables), writes no pad, and says that the firmware is not protected until it is flashed with --erase, which erases
+ * everything, the saved game included. A saved two-player game that holds a secret makes the unit lock its console as
+ * it starts, so then the upload does not start the firmware: the tool does, once it has read back what it wrote. A pad that would
  * leave less than STATE_RESERVE_BYTES for saved state (on a Pico: a .bootcde ending in the third page, a bundle over
  * 32,700 bytes) is left out with a warning too (tables.ts bootPad). After the upload it works out where each file
  * lies from the board's own list and says whether the layout protects .bootcde.
@@ -64,6 +70,8 @@ import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../hardware/profi
 import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware, ROOT } from "./build.ts";
 import { bootPad, bootPadBytes, SOLVER_TABLE_NAMES, solverTablesFor, STATE_RESERVE_BYTES, storageUse, type SolverTable } from "./tables.ts";
 import { BoardConsole, ConsoleError } from "./board-console.ts";
+import { isKept, keepSlot, SAVE_SLOT_NAMES, type DroppedSlot, type KeptSlot } from "./save-upgrade.ts";
+import { SAVE_VERSION } from "../device/save-format.ts";
 import { crc32 } from "node:zlib";
 
 export const HARDWARE_DIR = ROOT + "hardware/";
@@ -171,6 +179,8 @@ export interface FlashResult {
   padBytes?: number;
   /** Where the files lie in the board's Storage after the upload, and whether that keeps compaction off .bootcde. */
   layout?: StorageLayout;
+  /** The saved game: the slots carried across the flash (written back after the tables) and those that were not. */
+  saves?: { kept: { name: string; seq: number; format: number; what: string }[]; dropped: DroppedSlot[] };
 }
 
 /** A file the upload writes: its Storage name and its bytes; `zeros`: all zero, made on the board (the pad). */
@@ -305,6 +315,83 @@ export async function verifyFiles(
   return out;
 }
 
+/** The save format's checksum (E.CRC32 of a string's 8-bit characters), as the unit computes it. */
+export function saveCrc(text: string): number {
+  return crc32Of(Buffer.from(text, "latin1"));
+}
+
+/** A save slot read a question at a time, this many bytes (as base64: 1,024 characters a line). */
+const SLOT_READ_BYTES = 768;
+/** The unit's saves are under 1 KB: a slot file longer than this is not one it wrote, and is not read. */
+export const SLOT_MAX_BYTES = 8192;
+
+/**
+ * Reads the board's save slots (those in `report`) through its console, as base64 made on the board (btoa), so that no
+ * byte depends on the link; each is decoded in any format the unit has written (save-upgrade.ts keepSlot): a usable
+ * one comes back in the current format, under the same name and sequence, an unusable one with why.
+ */
+export async function readSlots(link: BoardConsole, report: BoardReport): Promise<(KeptSlot | DroppedSlot)[]> {
+  const out: (KeptSlot | DroppedSlot)[] = [];
+  for (const name of SAVE_SLOT_NAMES) {
+    const listed = report.files.find(([n]) => n === name);
+    if (!listed) continue;
+    const length = listed[1];
+    if (length > SLOT_MAX_BYTES) {
+      out.push({ name, problem: `${length} bytes, too long to be a save` });
+      continue;
+    }
+    const parts: Buffer[] = [];
+    for (let at = 0; at < length; at += SLOT_READ_BYTES) {
+      const b64 = await link.query<string>(
+        `btoa(require("Storage").read(${JSON.stringify(name)},${at},${Math.min(SLOT_READ_BYTES, length - at)}))`,
+      );
+      parts.push(Buffer.from(String(b64), "base64"));
+    }
+    const text = Buffer.concat(parts).toString("latin1");
+    out.push(text.length === length ? keepSlot(name, text, saveCrc) : { name, problem: `read back ${text.length} of ${length} bytes` });
+  }
+  return out;
+}
+
+/** The kept slots as files to write, in their order (after the tables). */
+export function slotFiles(kept: KeptSlot[]): UploadFile[] {
+  return kept.map((k) => ({ name: k.name, bytes: new Uint8Array(Buffer.from(k.text, "latin1")) }));
+}
+
+/** How a kept slot is named to people: "bb.s1 (Brainiac match, game 2 of 4; save 14, brought up from format 1)". */
+function keptNote(k: KeptSlot): string {
+  return `${k.name} (${k.what}; save ${k.seq}${k.format !== SAVE_VERSION ? `, brought up from format ${k.format} to ${SAVE_VERSION}` : ""})`;
+}
+
+/**
+ * After a failed upload: writes back through the console every kept slot that is not on the board intact, so that the
+ * saved game survives for the next flash. Returns what it did, for the error message.
+ */
+async function rescueSlots(link: BoardConsole, kept: KeptSlot[]): Promise<string> {
+  if (!kept.length) return "";
+  const notes: string[] = [];
+  for (const f of slotFiles(kept)) {
+    const name = JSON.stringify(f.name);
+    const crc = crc32Of(f.bytes);
+    const intact = `(function(d){return d!==undefined&&d.length===${f.bytes.length}&&E.CRC32(d)===${crc};})(require("Storage").read(${name}))`;
+    try {
+      if (await link.query<boolean>(intact)) {
+        notes.push(`${f.name} is on the board intact`);
+        continue;
+      }
+      for (let at = 0; at < f.bytes.length; at += CHUNK_BYTES) {
+        const b64 = Buffer.from(f.bytes.subarray(at, at + CHUNK_BYTES)).toString("base64");
+        const size = at === 0 ? `,${f.bytes.length}` : "";
+        await link.run(`require("Storage").write(${name},atob(${JSON.stringify(b64)}),${at}${size})`);
+      }
+      notes.push(`${f.name} ${(await link.query<boolean>(intact)) ? "was written back" : "could not be written back"}`);
+    } catch (e) {
+      notes.push(`${f.name} could not be written back (${(e as Error).message.split("\n")[0]})`);
+    }
+  }
+  return `  the saved game: ${notes.join("; ")}; a flash that finishes carries what is on the board`;
+}
+
 /**
  * Where each file lies in Storage, worked out from the board's report (its list is in Storage order, with each file's
  * length): exact when Storage holds no trash and the files fill it from its start without gaps (checked against the
@@ -411,13 +498,14 @@ function textLiteral(bytes: Uint8Array): string | null {
 }
 
 /**
- * What the CLI sends to write `files` into Storage in the order given, then load(): each file in 1 KB
+ * What the CLI sends to write `files` into Storage in the order given, then load() (unless `start` is false: the tool
+ * then starts the firmware itself once it has read back what was written): each file in 1 KB
  * `require("Storage").write(name, data, offset[, size])` calls, as the CLI writes .bootcde, the first one sizing the
  * file. Text goes as a string literal; anything else (the tables) as base64 decoded on the board (atob), as the CLI's
  * --storage does; the pad as zero-filled arrays made on the board. Every line is printable 7-bit ASCII, so nothing
  * depends on how the link treats bytes >= 0x80 (ESPRUINO.md 4.3).
  */
-export function uploadScript(files: UploadFile[]): string {
+export function uploadScript(files: UploadFile[], start = true): string {
   const lines: string[] = [];
   for (const f of files) {
     const name = JSON.stringify(f.name);
@@ -431,7 +519,7 @@ export function uploadScript(files: UploadFile[]): string {
       lines.push(`require("Storage").write(${name},${data},${at}${at === 0 ? `,${size}` : ""});`);
     }
   }
-  lines.push("load()");
+  if (start) lines.push("load()");
   return lines.join("\n") + "\n";
 }
 
@@ -633,11 +721,14 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   mkdirSync(outDir, { recursive: true });
   const script = join(outDir, SCRIPT_FILE);
   const firmware = new Uint8Array(readFileSync(bundle));
-  const uploadFiles = (empty: boolean): UploadFile[] => {
-    const files = flashFiles(firmware, tables, board, empty);
+  // The files in Storage order: .bootcde, the pad (into empty Storage), the tables, then the saves carried across.
+  const uploadFiles = (empty: boolean, kept: KeptSlot[] = []): UploadFile[] => {
+    const files = [...flashFiles(firmware, tables, board, empty), ...slotFiles(kept)];
     const refused = empty ? padRefusal(board, bytes, tables) : null;
     if (refused) err(refused);
-    writeFileSync(script, uploadScript(files));
+    // A save the unit resumes with its console locked: the upload does not start the firmware, the tool does once it
+    // has read back what was written (it could not read it through a locked console).
+    writeFileSync(script, uploadScript(files, !kept.some((k) => k.locksConsole)));
     return files;
   };
   const sum = (files: UploadFile[]) => files.reduce((n, f) => n + f.bytes.length, 0);
@@ -651,7 +742,9 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     const tablesNote = tables.length
       ? `, then ${tables.length} solver tables (${tableBytes} bytes: ${tables.map((t) => t.name).join(", ")})`
       : "";
-    return `${padNote}${tablesNote}`;
+    const saves = files.filter((f) => SAVE_SLOT_NAMES.includes(f.name)).map((f) => f.name);
+    const savesNote = saves.length ? `, then the saved game (${saves.join(", ")})` : "";
+    return `${padNote}${tablesNote}${savesNote}`;
   };
   if (opts.dryRun) {
     // No board: its Storage is taken to be empty, as on a new board or with --erase.
@@ -682,6 +775,8 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   let link = await openConsole(port!, baud);
   let report: BoardReport;
   let files: UploadFile[];
+  let kept: KeptSlot[] = [];
+  let dropped: DroppedSlot[] = [];
   try {
     report = await boardReport(link);
     checkVersion(report.version, board);
@@ -694,35 +789,50 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
       `board: Espruino ${report.version} on ${report.board}; Storage ${report.totalBytes} bytes, ${report.freeBytes} free, ${report.trashBytes} trash, ${report.files.length} files\n`,
     );
     const own = new Set([BOOT_FILE, PAD_FILE, ...SOLVER_TABLE_NAMES]);
-    const others = report.files.filter(([n]) => !own.has(n));
+    const isSlot = (n: string) => SAVE_SLOT_NAMES.includes(n);
+    const others = report.files.filter(([n]) => !own.has(n) && !isSlot(n)).map(([n]) => n);
+    const slotsThere = report.files.filter(([n]) => isSlot(n)).map(([n]) => n);
+    // The firmware running now is stopped first, so that it writes nothing (a save) while its Storage is rewritten.
+    if (report.files.length) await link.run("reset()");
     if (opts.erase) {
-      out("erasing the board's whole Storage (--erase)\n");
-      await link.run('require("Storage").eraseAll()', 120_000);
-      report = await boardReport(link);
-    } else if (!others.length && (report.files.length || report.trashBytes)) {
-      // Only what this tool writes is there: erased, so that .bootcde starts Storage again (nothing is lost).
       out(
-        `erasing the board's Storage first: it holds only files this flash writes (${report.files.map(([n]) => n).join(", ") || "and trash"}), and ${BOOT_FILE} must start Storage for the pad to keep compaction off its pages\n`,
+        `erasing the board's whole Storage (--erase)${slotsThere.length ? `, the saved game (${slotsThere.join(", ")}) included` : ""}${others.length ? ` and ${others.join(", ")}` : ""}\n`,
       );
       await link.run('require("Storage").eraseAll()', 120_000);
       report = await boardReport(link);
-    }
-    const empty = report.files.length === 0 && report.trashBytes === 0;
-    files = uploadFiles(empty);
-    if (!empty) {
-      const kept = report.files.filter(([n]) => !own.has(n)).map(([n]) => n);
-      err(
-        [
-          `warning: the board's Storage holds other files (${kept.join(", ")}), kept as they are; ${BOOT_FILE} will be written after them,`,
-          `  where a Storage compaction (which the unit's saves cause) can rewrite its pages, and a power cut during one then loses the firmware.`,
-          `  To keep compaction off the firmware, flash with --erase (it erases the saved match too): ${BOOT_FILE} then starts Storage, with a pad after it\n`,
-        ].join("\n"),
-      );
-      if (report.files.some(([n]) => n === PAD_FILE)) {
-        // A pad from an earlier flash pads nothing now: its room is given back to the next compaction.
-        await link.run(`require("Storage").erase(${JSON.stringify(PAD_FILE)})`);
+    } else {
+      // The saved game is read first and written back after the tables (save-upgrade.ts: older formats brought up).
+      const slots = await readSlots(link, report);
+      kept = slots.filter(isKept);
+      dropped = slots.filter((s): s is DroppedSlot => !isKept(s));
+      for (const d of dropped) err(`warning: ${d.name}: ${d.problem}, not kept (the unit could not resume from it either)\n`);
+      if (kept.length) out(`carrying the saved game across the flash: ${kept.map(keptNote).join(", ")}\n`);
+      if (!others.length && (report.files.length || report.trashBytes)) {
+        // Only what this tool writes (and the saves it carries) is there: erased, so that .bootcde starts Storage again.
+        out(
+          `erasing the board's Storage first: it holds only files this flash writes (${report.files.map(([n]) => n).join(", ") || "and trash"}), and ${BOOT_FILE} must start Storage for the pad to keep compaction off its pages\n`,
+        );
+        await link.run('require("Storage").eraseAll()', 120_000);
+        report = await boardReport(link);
+      } else if (others.length) {
+        // Other files are kept: the saves and a pad from an earlier flash are erased (the saves are written again
+        // after the tables; the pad pads nothing now, and its room goes back to the next compaction).
+        for (const n of [...slotsThere, ...report.files.filter(([n]) => n === PAD_FILE).map(([n]) => n)])
+          await link.run(`require("Storage").erase(${JSON.stringify(n)})`);
         report = await boardReport(link);
       }
+    }
+    const empty = report.files.length === 0 && report.trashBytes === 0;
+    files = uploadFiles(empty, kept);
+    if (!empty) {
+      const keptOthers = report.files.filter(([n]) => !own.has(n) && !isSlot(n)).map(([n]) => n);
+      err(
+        [
+          `warning: the board's Storage holds files this tool does not write (${keptOthers.join(", ")}), kept as they are; ${BOOT_FILE} will be written after them, without the pad,`,
+          `  where a Storage compaction (which the unit's saves cause) can rewrite its pages, and a power cut during one then loses the firmware.`,
+          `  To keep compaction off the firmware, flash with --erase: it erases those files, and the saved game too; ${BOOT_FILE} then starts Storage, with a pad after it\n`,
+        ].join("\n"),
+      );
     }
     const room = checkBoardRoom(
       report,
@@ -734,7 +844,10 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
       await link.run('require("Storage").compact()', 120_000);
     }
   } catch (e) {
-    throw asFlashError(e);
+    const f = asFlashError(e);
+    // Erased already, perhaps: the saved game goes back on the board before the tool stops.
+    if (f instanceof FlashError && kept.length) f.message += `\n${await rescueSlots(link, kept)}`;
+    throw f;
   } finally {
     await link.close();
   }
@@ -742,9 +855,16 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   const args = ["--no-ble", "-p", port!, ...common, ...(baud ? ["-b", String(baud)] : [])];
   args.push(script);
   out(`flashing ${show(bundle)} (${bytes} bytes, profile ${profile.id}) to ${port} as ${BOOT_FILE}${describe(files)}\n`);
-  const run = await runCli(cli, args, opts.timeoutS ?? defaultTimeoutS(sum(files)), bytes, out, err);
+  let run: { code: number; failures: string[] };
+  try {
+    run = await runCli(cli, args, opts.timeoutS ?? defaultTimeoutS(sum(files)), bytes, out, err);
+  } catch (e) {
+    if (e instanceof FlashError && kept.length) e.message += `\n${await rescueAfter(port!, baud, kept)}`;
+    throw e;
+  }
   const uploadFailures = run.failures.filter((f) => f !== START_FAILURE);
   if (run.code !== 0 && !run.failures.length) uploadFailures.push(`the espruino CLI exited with code ${run.code}`);
+  const startsItself = kept.some((k) => k.locksConsole);
 
   // After: what the board stored, read back, whatever the CLI said; then where it lies.
   link = await openConsole(port!, baud);
@@ -753,9 +873,11 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   try {
     verified = await verifyFiles(link, files);
     layout = storageLayout(await boardReport(link), board.storagePageBytes);
+    if (startsItself && !uploadFailures.length) await link.run("load()");
   } catch (e) {
     const f = asFlashError(e);
     if (f instanceof FlashError && uploadFailures.length) f.message = `upload failed: ${uploadFailures.join("; ")}\n${f.message}`;
+    if (f instanceof FlashError && kept.length && !/console is locked/.test(f.message)) f.message += `\n${await rescueSlots(link, kept)}`;
     throw f;
   } finally {
     await link.close();
@@ -767,7 +889,13 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
       `layout: ${where}: ${BOOT_FILE} starts Storage and the next file a ${board.storagePageBytes}-byte flash page, so no compaction rewrites the firmware\n`,
     );
   else err(`warning: the firmware is not out of compaction's way: ${layout.why}${where ? ` (${where})` : ""}\n`);
-  const result = { bundle, bundleBytes: bytes, tables, board: report, verified, padBytes: padOf(files), layout };
+  if (kept.length) out(`kept the saved game: ${kept.map(keptNote).join(", ")}\n`);
+  if (startsItself && !uploadFailures.length)
+    out(
+      "started the firmware after reading back what was written: it resumes a two-player game that holds a secret, so it locks its console (until that game is over)\n",
+    );
+  const saves = { kept: kept.map(({ name, seq, format, what }) => ({ name, seq, format, what })), dropped };
+  const result = { bundle, bundleBytes: bytes, tables, board: report, verified, padBytes: padOf(files), layout, saves };
   if (uploadFailures.length || run.failures.includes(START_FAILURE)) {
     // The files are right, yet the CLI saw a failure: say which, and fail.
     err(`flash failed: ${run.failures.concat(uploadFailures.filter((f) => !run.failures.includes(f))).join("; ")}\n`);
@@ -779,8 +907,39 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   return { exitCode: 0, ...result };
 }
 
+/** rescueSlots through a console of its own (after the CLI had the port); says so when the board does not answer. */
+async function rescueAfter(port: string, baud: number | undefined, kept: KeptSlot[]): Promise<string> {
+  let link: BoardConsole;
+  try {
+    link = await BoardConsole.open(port, { baud, cliRequire: cliRequire() });
+  } catch {
+    return `  the saved game (${kept.map((k) => k.name).join(", ")}) was erased from the board and could not be written back: the board does not answer`;
+  }
+  try {
+    return await rescueSlots(link, kept);
+  } finally {
+    await link.close();
+  }
+}
+
 const USAGE =
   "usage: npm run flash -- --port PORT [--profile NAME|PATH] [--erase] [--dry-run] [--no-tables] [--out-dir DIR] [--bundle FILE] [--timeout SECONDS] [--baud N]";
+const HELP = [
+  USAGE,
+  "",
+  "  --port PORT        the board's serial port (/dev/ttyACM0), or tcp://HOST:PORT (the simulator's console, espruino --telnet)",
+  "  --profile NAME     the build to flash (default r1-pico), or a path to a profile .json",
+  "  --erase            erase the board's whole Storage first: everything on it is lost, the saved game included",
+  "                     (without it the saved game, bb.s0 and bb.s1, is carried across the flash, older save formats",
+  "                     brought up to date, and files this tool does not write are kept, with a warning: the firmware",
+  "                     then goes after them, without the pad that keeps Storage compaction off its flash pages)",
+  "  --dry-run          no board: write what would be sent to empty Storage to <out-dir>/upload.js",
+  "  --no-tables        leave the solver's tables out (the unit then searches on its own)",
+  "  --out-dir DIR      where firmware.js and the upload go (default dist/)",
+  "  --bundle FILE      flash this bundle instead of building one",
+  "  --timeout SECONDS  how long the espruino CLI may take",
+  "  --baud N           the serial console's baud rate (an ESP32's is set from hardware/boards.ts)",
+].join("\n");
 
 async function main(): Promise<number> {
   let values;
@@ -804,7 +963,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (values.help) {
-    console.log(USAGE);
+    console.log(HELP);
     return 0;
   }
   const number = (v: string | undefined, name: string) => {
