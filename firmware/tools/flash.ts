@@ -792,8 +792,9 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     const isSlot = (n: string) => SAVE_SLOT_NAMES.includes(n);
     const others = report.files.filter(([n]) => !own.has(n) && !isSlot(n)).map(([n]) => n);
     const slotsThere = report.files.filter(([n]) => isSlot(n)).map(([n]) => n);
-    // The firmware running now is stopped first, so that it writes nothing (a save) while its Storage is rewritten.
-    if (report.files.length) await link.run("reset()");
+    // The firmware running now is stopped first (its timers, watches and event handlers: what could make it save), so
+    // that it writes nothing while its Storage is read and rewritten; the CLI's reset() then clears the rest.
+    if (report.files.length) await link.run("clearInterval();clearWatch();E.removeAllListeners()");
     if (opts.erase) {
       out(
         `erasing the board's whole Storage (--erase)${slotsThere.length ? `, the saved game (${slotsThere.join(", ")}) included` : ""}${others.length ? ` and ${others.join(", ")}` : ""}\n`,
@@ -873,7 +874,8 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   try {
     verified = await verifyFiles(link, files);
     layout = storageLayout(await boardReport(link), board.storagePageBytes);
-    if (startsItself && !uploadFailures.length) await link.run("load()");
+    // load() from a timer: the answer goes out first, then the board restarts (as at power-on) into the new firmware.
+    if (startsItself && !uploadFailures.length) await link.run("setTimeout(function(){load();},0)");
   } catch (e) {
     const f = asFlashError(e);
     if (f instanceof FlashError && uploadFailures.length) f.message = `upload failed: ${uploadFailures.join("; ")}\n${f.message}`;

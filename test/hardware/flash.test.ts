@@ -621,12 +621,12 @@ describe("npm run flash carries the saved game across the flash", () => {
     try {
       const r = await flashQuietly({ port: board.port, bundle, outDir: join(dir, "carry") });
       expect(r.exitCode, r.text).toBe(0);
-      // In this order: the running firmware stopped, both slots read (base64), Storage erased, then the upload.
+      // In this order: the running firmware stopped (timers, watches, handlers), both slots read (base64), Storage erased, then the upload.
       const lines = board.lines();
       const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
       const reads = lines.filter((l) => /btoa\(require\("Storage"\)\.read\("bb\.s[01]"/.test(l));
       expect(reads.length).toBeGreaterThanOrEqual(2);
-      expect(at(/reset\(\)/)).toBeLessThan(at(/btoa/));
+      expect(at(/clearInterval\(\);clearWatch\(\);E\.removeAllListeners\(\)/)).toBeLessThan(at(/btoa/));
       expect(at(/btoa/)).toBeLessThan(at(/eraseAll/));
       expect(at(/eraseAll/)).toBeLessThan(at(/Storage"\)\.write\("\.bootcde"/));
       const { files, loaded } = replayUpload(board.stream());
