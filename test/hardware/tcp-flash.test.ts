@@ -7,7 +7,7 @@
  * namespace of its own: real-espruino.ts): version, Storage, --erase, read-back, a locked console, nobody listening,
  * and where the files land in its flash (the file espruino.flash, read as jsflash.c lays it out).
  */
-import { bootPad, solverTablesFor } from "../../firmware/tools/tables.ts";
+import { bootPad, bootPadBytes, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,12 +16,16 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
-import { flash } from "../../firmware/tools/flash.ts";
 import { BoardConsole } from "../../firmware/tools/board-console.ts";
 import { ESPRUINO, HAS_ESPRUINO, startRealEspruino, type RealEspruino } from "./real-espruino.ts";
 import { BOOT_FILE, VirtualBoard } from "../../sim/board.ts";
 import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
 import { countBrackets, formatResult, startConsoleServer, type ConsoleServer } from "../../sim/console.ts";
+import { OLD_SAVE } from "./saves.ts";
+import { flash, saveCrc } from "../../firmware/tools/flash.ts";
+import { upgradeSlot } from "../../firmware/tools/save-upgrade.ts";
+import { EspruinoBoard } from "../../sim/espruino/engine.ts";
+import { preludeSource } from "../../sim/espruino/prelude.ts";
 
 const CLI = join(ROOT, "node_modules/espruino/bin/espruino-cli.js");
 const HAS_CLI = existsSync(CLI);
@@ -153,6 +157,40 @@ describe.skipIf(!HAS_CLI)(
       expectBootsAndAnswersKeys(board);
       // the old firmware ran once, at the first power-on, and never again ("" is the CLI's print())
       expect(board.consoleLog.filter((l) => l === "old firmware")).toHaveLength(1);
+    });
+
+    it("npm run flash carries a two-player game across the flash: read back before the unit starts, which then resumes it with its console locked", async () => {
+      // A unit of the first firmware in the middle of a referee game (format 1; a corrupt copy beside it), its code
+      // not running (as after the Pico's button at power-on: a locked console cannot be flashed).
+      const board = new VirtualBoard({ firmware: 'print("old firmware");', tables: false });
+      board.storage.write("bb.s0", OLD_SAVE.replace("|41226|", "|41227|"));
+      board.storage.write("bb.s1", OLD_SAVE);
+      board.powerOn();
+      const server = await serve(board);
+      let text = "";
+      const r = await flash({
+        port: `tcp://127.0.0.1:${server.port}`,
+        bundle,
+        outDir: join(dir, "flash-carry"),
+        timeoutS: CLI_TIMEOUT_MS / 1000,
+        out: (t) => (text += t),
+        err: (t) => (text += t),
+      });
+      expect(r.exitCode, text).toBe(0);
+      expect(text).toContain("warning: bb.s0: checksum mismatch, not kept");
+      expect(text).toContain("kept the saved game: bb.s1 (Brainiac match, game 1 of 4; save 5, brought up from format 1 to 2)");
+      expect(text).toContain("started the firmware after reading back what was written");
+      const tables = solverTablesFor(5).map((t) => t.name);
+      const pad = r.padBytes === undefined ? [] : [PAD_FILE];
+      expect(board.storage.list()).toEqual([BOOT_FILE, ...pad, ...tables, "bb.s1"]);
+      expect(board.storage.readString("bb.s1")).toBe(upgradeSlot(OLD_SAVE, saveCrc));
+      expect(r.layout).toMatchObject({ protected: r.padBytes !== undefined || bootPadBytes(r.bundleBytes, 16384) === null });
+      // The tool started it (load()); it resumes the game: the row and its key pegs, the console locked.
+      board.advance(500);
+      expect(board.errors).toEqual([]);
+      expect(board.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
+      expect(board.colours("board").slice(0, 4)).toEqual(["red", "green", "blue", "yellow"]);
+      expect(board.consoleLocked).toBe(true);
     });
   },
 );
@@ -475,6 +513,94 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       expect(readFileSync(join(real.dir, "espruino.flash")).subarray(0, BOARDS.pico.storagePageBytes)).toEqual(head);
       expect(await ask(real.port, 'require("Storage").read("bb.s0").slice(0, 8)')).toBe("save two");
     });
+
+    it("carries a saved game across a re-flash: .bootcde, pad, tables, then the save; a format-1 save comes back as format 2 and the unit resumes it", async () => {
+      // The unit that boots from this flash afterwards (the real engine: its prelude models the board).
+      const unit = new EspruinoBoard({ firmware: readFileSync(bundle, "latin1"), mode: "flash", build: "espruino" });
+      try {
+        real = await startRealEspruino({ dir: unit.dir });
+        // A unit of the first firmware in the middle of a match, flashed the old way (its code last) and played: a
+        // format-1 save in bb.s1 (a referee game, one row), and a corrupt copy in bb.s0.
+        const corrupt = OLD_SAVE.replace("|41226|", "|41227|");
+        expect(await ask(real.port, `require("Storage").write("bb.s0", ${JSON.stringify(corrupt)})`)).toBe(true);
+        expect(await ask(real.port, `require("Storage").write("bb.s1", ${JSON.stringify(OLD_SAVE)})`)).toBe(true);
+        expect(await ask(real.port, `require("Storage").write(".bootcde", ${JSON.stringify(LINUX_FIRMWARE)})`)).toBe(true);
+        let text = "";
+        const r = await flash({
+          port: real.port,
+          bundle,
+          outDir: join(dir, "real-carry"),
+          timeoutS: 120,
+          out: (t) => (text += t),
+          err: (t) => (text += t),
+        });
+        expect(r.exitCode, text).toBe(0);
+        expect(r.saves).toEqual({
+          kept: [{ name: "bb.s1", seq: 5, format: 1, what: "Brainiac match, game 1 of 4" }],
+          dropped: [{ name: "bb.s0", problem: "checksum mismatch" }],
+        });
+        // The layout: .bootcde at 0, its pad, the tables from a page boundary, then the save after the last table.
+        const tables = solverTablesFor(5).map((t) => t.name);
+        const pad = r.padBytes === undefined ? [] : [PAD_FILE];
+        const order = [BOOT_FILE, ...pad, ...tables, "bb.s1"];
+        expect(await ask(real.port, 'require("Storage").list()')).toEqual(order);
+        const flashed = readFlashFile(real.dir);
+        expect(flashed.map((f) => f.name)).toEqual(order);
+        expect(flashed[0].offset).toBe(0);
+        if (pad.length) expect(flashed[2].offset % BOARDS.pico.storagePageBytes).toBe(0);
+        const last = flashed[flashed.length - 2];
+        expect(flashed.at(-1)).toMatchObject({ name: "bb.s1", offset: last.offset + storageFootprint(last.size) });
+        expect(r.layout).toEqual({
+          files: flashed.map((f) => ({ name: f.name, offset: f.offset, bytes: f.size })),
+          protected: pad.length > 0,
+        });
+        // Format 2 now, same name and sequence, as the unit reads it.
+        const upgraded = await ask<string>(real.port, 'require("Storage").read("bb.s1")');
+        expect(upgraded).toBe(upgradeSlot(OLD_SAVE, saveCrc));
+        expect(upgraded.startsWith("BB2|5|")).toBe(true);
+        expect(await ask(real.port, `E.CRC32(require("Storage").read("bb.s1"))`)).toBe(crc32(Buffer.from(upgraded, "latin1")));
+
+        // The board model (the prelude) goes in .boot0, as the real engine flashes it, then the unit is powered on.
+        const prelude = preludeSource(unit.profile, {
+          bounceMs: 5,
+          seed: 1,
+          ram: false,
+          reportFrames: true,
+          batteryVolts: unit.profile.battery?.fullV ?? 4.0,
+          usb: false,
+          tapHoldMs: 60,
+        });
+        const c = await BoardConsole.open(real.port);
+        try {
+          for (let at = 0; at < prelude.length; at += 600)
+            await c.run(
+              `require("Storage").write(".boot0",${JSON.stringify(prelude.slice(at, at + 600))},${at}${at ? "" : `,${prelude.length}`})`,
+            );
+          expect(await c.query(`require("Storage").read(".boot0").length`)).toBe(prelude.length);
+        } finally {
+          await c.close();
+        }
+        await real.stop();
+        real = undefined;
+        // The engine flashes on its first power-on with npm run flash; this flash is done already, so it boots from it.
+        (unit as unknown as { flashed: boolean }).flashed = true;
+        await unit.powerOn();
+        await unit.advance(500);
+        expect(unit.errors).toEqual([]);
+        expect(unit.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
+        // The resumed game: its row (red green blue yellow) and its key pegs (2 white), the console locked.
+        expect(unit.colours("board").slice(0, 4)).toEqual(["red", "green", "blue", "yellow"]);
+        expect(
+          unit
+            .colours("keys")
+            .slice(0, 4)
+            .filter((k) => k === "white"),
+        ).toHaveLength(2);
+        expect(unit.consoleLocked).toBe(true);
+      } finally {
+        await unit.close();
+      }
+    }, 300_000);
 
     it("a port where nothing listens is exit 2, before anything is built or sent", async () => {
       const built = existsSync(join(dir, "real-gone", "firmware.js"));
