@@ -10,11 +10,14 @@
  * step of each of the first compactions (and halfway through every write): .bootcde survives every cut and the unit
  * boots, for the real firmware and for a small saving firmware of many sizes (ending early or late in a page, or
  * exactly on one). The files after the pad (the tables, the saves) are not protected this way. Without the pad, or in
- * the order the espruino CLI wrote the files before (tables first, .bootcde last), a cut loses the firmware.
+ * the order the espruino CLI wrote the files before (tables first, .bootcde last), a cut loses the firmware. A re-flash
+ * over a match in progress lays Storage out the same way with the save slots the tool carried across after the tables,
+ * and no cut loses .bootcde there either.
  */
 import { describe, expect, it } from "vitest";
 import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
-import { flashFiles, uploadScript } from "../../firmware/tools/flash.ts";
+import { flashFiles, saveCrc, slotFiles, uploadScript } from "../../firmware/tools/flash.ts";
+import { keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
 import { bootPad, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { VirtualBoard, BOOT_FILE } from "../../sim/board.ts";
 import { bytesFromString, readImage, VirtualStorage, type CompactionCut } from "../../sim/storage.ts";
@@ -40,6 +43,29 @@ function boardWith(write: (storage: VirtualStorage) => void): VirtualBoard {
 /** Storage as npm run flash writes `firmware` into empty Storage: the tool's own upload, played as the board would. */
 function flashedByTool(firmware: string): VirtualBoard {
   return boardWith((s) => replayUpload(uploadScript(flashFiles(bytesFromString(firmware), TABLES, BOARDS.pico, true)), s));
+}
+
+/**
+ * Storage as npm run flash writes `firmware` over a unit in the middle of a match: erased, then .bootcde, the pad, the
+ * tables and the save slots it carried across (`kept`), in the tool's own upload, played as the board would.
+ */
+function reflashedByTool(firmware: string, kept: KeptSlot[]): VirtualBoard {
+  return boardWith((s) =>
+    replayUpload(uploadScript([...flashFiles(bytesFromString(firmware), TABLES, BOARDS.pico, true), ...slotFiles(kept)]), s),
+  );
+}
+
+/** The save slots of a match in progress (GOAL, some moves in), as npm run flash carries them across a re-flash. */
+function matchInProgress(firmware: string): KeptSlot[] {
+  const board = flashedByTool(firmware);
+  const player = new Player(R1, new Prng(7), 0);
+  board.powerOn();
+  board.advance(200);
+  for (let i = 0; i < 12; i++) for (const k of player.next(readSavedState(board), GOAL).keys) board.tap(k, 30, 30);
+  board.powerOff();
+  const kept = SAVE_SLOT_NAMES.map((n) => keepSlot(n, board.storage.readString(n) ?? "", saveCrc));
+  expect(kept.map((k) => ("text" in k ? k.name : k.problem))).toEqual(SAVE_SLOT_NAMES);
+  return kept as KeptSlot[];
 }
 
 /** Storage with .bootcde and the tables and no pad: tables after .bootcde, or first (as the espruino CLI wrote them before). */
@@ -179,6 +205,71 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
         }
     }
   });
+
+  it("the real firmware re-flashed over a match in progress (the saves carried after the tables): at every step of the first two compactions, .bootcde survives and the unit boots into the match", () => {
+    const firmware = firmwareBundle();
+    const kept = matchInProgress(firmware);
+    const make = () => reflashedByTool(firmware, kept);
+    const probe = make();
+    expect(probe.storage.list()).toEqual([
+      BOOT_FILE,
+      ...(probe.storage.has(PAD_FILE) ? [PAD_FILE] : []),
+      ...TABLES.map((t) => t.name),
+      ...SAVE_SLOT_NAMES,
+    ]);
+    if (bootPad(BOARDS.pico, firmware.length, TABLES) !== null) expect(afterBoot(probe) % PAGE, "the tables start a flash page").toBe(0);
+    // The unit takes the carried match up again (no copy passed over).
+    probe.powerOn();
+    probe.advance(300);
+    expect(probe.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
+    expect(readSavedState(probe)?.match?.config.mode).toBe(GOAL.mode);
+    for (const nth of [1, 2]) {
+      const steps = stepsOf(make, playUntilCut, nth);
+      expect(steps).toBeGreaterThan(1);
+      for (let k = 0; k <= steps; k++)
+        for (const fraction of [0, 0.5]) {
+          const board = make();
+          const at = `compaction ${nth}, step ${k}+${fraction}`;
+          const cut = playUntilCut(board, nth, k, fraction);
+          expect(cut, at).not.toBeNull();
+          expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
+          expect(cut!.lost, at).not.toContain(BOOT_FILE);
+          expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+          board.powerOn();
+          board.advance(300);
+          expect(firmwareFailures(board), `${at}: the unit boots`).toEqual([]);
+          expect(board.colours("pad").some((c) => c !== "off" && c !== "hole")).toBe(true);
+        }
+    }
+  });
+
+  it.each([3000, 16352, 24000, 32700])(
+    "a saving firmware of %i bytes re-flashed with saves carried after the tables: no cut at any step of the first two compactions loses .bootcde",
+    (size) => {
+      const firmware = saverFirmware(size);
+      const kept = matchInProgress(firmwareBundle());
+      const make = () => reflashedByTool(firmware, kept);
+      expect(make().storage.list().slice(-2)).toEqual(SAVE_SLOT_NAMES);
+      expect(afterBoot(make()) % PAGE).toBe(0);
+      for (const nth of [1, 2]) {
+        const steps = stepsOf(make, saveUntilCut, nth);
+        for (let k = 0; k <= steps; k++)
+          for (const fraction of [0, 0.5]) {
+            const board = make();
+            const at = `${size} bytes, compaction ${nth}, step ${k}+${fraction}`;
+            const cut = saveUntilCut(board, nth, k, fraction);
+            expect(cut, at).not.toBeNull();
+            expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
+            expect(cut!.lost, at).not.toContain(BOOT_FILE);
+            expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+            board.powerOn();
+            board.advance(200);
+            expect(board.errors, at).toEqual([]);
+            expect(board.consoleLog.filter((l) => l === "saver up").length, `${at}: it booted again`).toBe(2);
+          }
+      }
+    },
+  );
 
   // .bootcde ending early and late in the first page, 32 bytes short of it (the pad then fills the next page too),
   // exactly on it, just past it, in the middle of the second page, and 36 bytes short of its end (the smallest pad).
