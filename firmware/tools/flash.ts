@@ -358,7 +358,7 @@ export function slotFiles(kept: KeptSlot[]): UploadFile[] {
   return kept.map((k) => ({ name: k.name, bytes: new Uint8Array(Buffer.from(k.text, "latin1")) }));
 }
 
-/** How a kept slot is named to people: "bb.s1 (Brainiac match, game 2 of 4; save 14, brought up from format 1)". */
+/** How a kept slot is named to people: "bb.s1 (Brainiac match, game 2 of 4; save 14, brought up from format 1 to 2)". */
 function keptNote(k: KeptSlot): string {
   return `${k.name} (${k.what}; save ${k.seq}${k.format !== SAVE_VERSION ? `, brought up from format ${k.format} to ${SAVE_VERSION}` : ""})`;
 }
@@ -894,7 +894,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   if (kept.length) out(`kept the saved game: ${kept.map(keptNote).join(", ")}\n`);
   if (startsItself && !uploadFailures.length)
     out(
-      "started the firmware after reading back what was written: it resumes a two-player game that holds a secret, so it locks its console (until that game is over)\n",
+      "started the firmware after reading back what was written: it resumes a game that holds a secret (a two-player codebreaker game, a Brain Flip round), so it locks its console until the secret is out\n",
     );
   const saves = { kept: kept.map(({ name, seq, format, what }) => ({ name, seq, format, what })), dropped };
   const result = { bundle, bundleBytes: bytes, tables, board: report, verified, padBytes: padOf(files), layout, saves };
