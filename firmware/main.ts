@@ -8,6 +8,7 @@ import profile from "brainboard:profile";
 import { App } from "./ui/app";
 import { render } from "./ui/render";
 import { G_OK } from "./ui/layout";
+import { S_BRIGHTNESS, S_SLEEP, S_SOUND } from "./ui/menu";
 import { Scheduler, SLOT_RENDER, SLOT_SAVE, SLOT_THINK, nowMs, say } from "./device/scheduler";
 import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
@@ -78,8 +79,8 @@ function start(): void {
   function show(): void {
     if (power.sleeping) return;
     const now = nowMs();
-    pixels.userK = BRIGHTNESS_LEVELS[app.settings.brightness];
-    buzzer.muted = !app.settings.sound;
+    pixels.userK = BRIGHTNESS_LEVELS[app.settings[S_BRIGHTNESS]];
+    buzzer.muted = !app.settings[S_SOUND];
     app.keysStuck = keys.stuckCount > 0;
     const next = render(app, frame, now);
     pixels.show(frame);
@@ -90,7 +91,7 @@ function start(): void {
   const power = new Power(sched, {
     save: save,
     show: show,
-    sleepMinutes: () => app.settings.sleepMin,
+    sleepMinutes: () => app.settings[S_SLEEP],
     maySleep: () => app.screen !== app.selfTest,
     off: () => {
       sched.cancel(SLOT_RENDER);

@@ -9,7 +9,8 @@
  */
 import type { VirtualBoard } from "./board.ts";
 import { newestCopy } from "./saves.ts";
-import { defaultSettings, type SavedState, type Settings } from "../firmware/ui/app.ts";
+import { defaultSettings, type SavedState } from "../firmware/ui/app.ts";
+import { settingsByName, type NamedSettings } from "../firmware/ui/menu.ts";
 import { G_RESUME } from "../firmware/ui/app.ts";
 import { gamesPlayed, rulesOf, unitRole } from "../firmware/core/match.ts";
 import { countConsistent } from "../firmware/core/codes.ts";
@@ -94,7 +95,7 @@ export class StatusReader {
     const b = this.board;
     const profile = b.profile;
     const saved = this.latest();
-    const settings: Settings = saved?.settings ?? defaultSettings();
+    const settings = settingsByName(saved?.settings ?? defaultSettings());
     const leds: Record<string, string[]> = {};
     for (const s of segmentsOf(b)) leds[s] = b.colours(s);
     const base = { alert: "", game: "", scores: [] as PanelScore[], facts: [] as UnitStatus["facts"], history: [] as string[] };
@@ -118,14 +119,14 @@ export class StatusReader {
 
 const REFUSED = "Refused: that key does nothing now, or the row is not allowed (the holes at fault flash). Nothing was used.";
 
-function settingsText(s: Settings): string {
+function settingsText(s: NamedSettings): string {
   if (s.preset === "brainflip")
     return `Brain Flip, ${s.flipMode === "flip" ? "Brain Flip rules (answers flipped)" : "played straight"}, ${s.players} players, ${s.flipGrid}x${s.flipGrid} cards${s.unitFlips ? ", the unit flips the answers" : ""}`;
   const games = s.preset === "race" ? "first to hole 30" : `${s.games} games`;
   return `${GAME_NAMES[s.preset]}, ${s.harder ? "harder" : "normal"}, ${MODE_NAMES[s.mode].about}, ${games}`;
 }
 
-function menuStatus(s: Settings, leds: Record<string, string[]>, saved: SavedState | null): UnitStatus {
+function menuStatus(s: NamedSettings, leds: Record<string, string[]>, saved: SavedState | null): UnitStatus {
   const flip = s.preset === "brainflip";
   const resumable = (leds.pad ?? [])[G_RESUME] === "cyan";
   const rows = flip

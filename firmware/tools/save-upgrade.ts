@@ -6,6 +6,7 @@
 import { decodeSlot, encodeSlot, expandKeys, SAVE_KEYS, SAVE_VERSION, type Crc, type Slot } from "../device/save-format.ts";
 import { PHASE_FEEDBACK, PHASE_GUESS, PHASE_NAMES } from "../core/types.ts";
 import { FLIP_ASK, FLIP_KIND_NAMES, FLIP_PHASE_NAMES, FLIP_RESULT_NAMES } from "../core/brainflip.ts";
+import { S_GAME, S_LOCK, SETTING_NAMES } from "../ui/menu.ts";
 
 /** Fletcher-16 over the 8-bit characters: format 1's checksum. */
 export function fletcher16(s: string): number {
@@ -35,7 +36,7 @@ export function decodeAnySlot(text: string, crc: Crc): Slot | string {
   }
 }
 
-/** Format 1's data (short keys) in format 2: phases, kinds and results as numbers, version 2. Names it does not know stay as they are (the unit then refuses them). */
+/** Format 1's data (short keys) in format 2: settings as a list, phases, kinds and results as numbers, version 2. Names it does not know stay as they are (the unit then refuses them). */
 export function migrateFormat1(data: unknown): unknown {
   const K = SAVE_KEYS;
   const obj = (x: unknown) => (x && typeof x === "object" ? (x as Record<string, unknown>) : null);
@@ -43,6 +44,9 @@ export function migrateFormat1(data: unknown): unknown {
   const d = obj(data);
   if (!d) return data;
   if (d.v === 1) d.v = 2;
+  // Settings: an object under format 1's keys, a list by index (ui/menu.ts S_*) in format 2.
+  const settings = obj(d[K.settings]);
+  if (settings && !Array.isArray(settings)) d[K.settings] = SETTING_NAMES.map((name) => settings[K[name]]);
   const game = obj(obj(d[K.match])?.[K.game]);
   if (game) game[K.phase] = number(PHASE_NAMES, game[K.phase]);
   const round = obj(obj(d[K.flip])?.[K.round]);
@@ -120,8 +124,8 @@ export function describeSave(data: unknown): string {
   const s = loose(expandKeys(data));
   const match = loose(s?.match);
   const flip = loose(s?.flip);
-  const settings = loose(s?.settings);
-  if (match && !(flip && settings?.preset === "brainflip")) {
+  const settings = Array.isArray(s?.settings) ? (s.settings as unknown[]) : [];
+  if (match && !(flip && settings[S_GAME] === "brainflip")) {
     const config = loose(match.config);
     const preset = String(config?.preset);
     const title = (PRESET_TITLES[preset] ?? preset) + (config?.harder ? "+" : "");
@@ -140,8 +144,7 @@ export function describeSave(data: unknown): string {
  */
 export function saveLocksConsole(data: unknown): boolean {
   const s = loose(expandKeys(data));
-  const settings = loose(s?.settings);
-  if (!settings?.lockConsole) return false;
+  if (!Array.isArray(s?.settings) || s.settings[S_LOCK] !== true) return false;
   const match = loose(s?.match);
   const config = loose(match?.config);
   const game = loose(match?.game);

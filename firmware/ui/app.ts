@@ -14,6 +14,7 @@ import { FlipScreen } from "./flip";
 import { SelfTestScreen } from "./selftest";
 import { BRIGHTNESS_STEPS, MenuScreen, SLEEP_MENU } from "./menu";
 import type { MenuContext, Settings } from "./menu";
+import { flipConfig, matchConfig, S_BRIGHTNESS, S_GAME, S_LOCK, S_SLEEP, S_SOUND, SETTINGS_COUNT } from "./menu";
 import type { FlashTarget, Screen, ScreenName } from "./screen";
 import { FLASH_ENTRY } from "./screen";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_REFUSE } from "./tunes";
@@ -52,21 +53,9 @@ export interface SavedState {
 export { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
 export type { FlashTarget } from "./screen";
 
+/** Brainiac refereed, 4 games; brightness 2 of 4, sound on, sleep after 5 minutes, console lock on; Brain Flip for 3 on 6x6. */
 export function defaultSettings(): Settings {
-  return {
-    preset: "brainiac",
-    harder: false,
-    mode: "referee",
-    games: 4,
-    brightness: 1,
-    sound: true,
-    sleepMin: 5,
-    lockConsole: true,
-    flipMode: "flip",
-    players: 3,
-    flipGrid: 6,
-    unitFlips: false,
-  };
+  return ["brainiac", false, "referee", 4, 1, true, 5, true, "flip", 3, 6, false];
 }
 
 export class App implements MenuContext {
@@ -112,7 +101,7 @@ export class App implements MenuContext {
 
   /** The game screen of the kind chosen in the settings (what OK starts and resume goes back to). */
   game(): CodebreakerScreen | FlipScreen {
-    return this.settings.preset === "brainflip" ? this.flip : this.play;
+    return this.settings[S_GAME] === "brainflip" ? this.flip : this.play;
   }
 
   /** Resumes from saved data; returns "" or why the data could not be used (the unit then starts afresh). */
@@ -192,7 +181,7 @@ export class App implements MenuContext {
   /** OK on the menu: a new game of the chosen kind. */
   start(now: number): void {
     const s = this.settings;
-    if (s.preset === "brainflip") this.flip.start(s);
+    if (s[S_GAME] === "brainflip") this.flip.start(s);
     else if (!this.play.start(s)) {
       this.refuse(FLASH_ENTRY, [], now);
       return;
@@ -209,7 +198,7 @@ export class App implements MenuContext {
 
   /** Should the USB console be locked? While a two-player game holds a secret, if the setting says so. */
   consoleLockWanted(): boolean {
-    return this.settings.lockConsole && this.secretHeld();
+    return this.settings[S_LOCK] && this.secretHeld();
   }
 
   /** A refused action: a low tone and the offending pegs (or the whole row) flash; nothing changes. */
@@ -223,12 +212,15 @@ export class App implements MenuContext {
 
 function settingsValid(set: Settings): boolean {
   if (
-    SLEEP_MENU.indexOf(set.sleepMin) < 0 ||
-    typeof set.lockConsole !== "boolean" ||
-    !(set.brightness >= 0 && set.brightness < BRIGHTNESS_STEPS)
+    !Array.isArray(set) ||
+    set.length !== SETTINGS_COUNT ||
+    SLEEP_MENU.indexOf(set[S_SLEEP]) < 0 ||
+    typeof set[S_LOCK] !== "boolean" ||
+    typeof set[S_SOUND] !== "boolean" ||
+    !(set[S_BRIGHTNESS] >= 0 && set[S_BRIGHTNESS] < BRIGHTNESS_STEPS)
   )
     return false;
-  const flipOk = !checkFlipConfig({ players: set.players, grid: set.flipGrid, mode: set.flipMode, unitFlips: set.unitFlips });
-  if (set.preset === "brainflip") return flipOk;
-  return flipOk && !checkConfig({ preset: set.preset, harder: set.harder, mode: set.mode, games: set.games });
+  const flipOk = !checkFlipConfig(flipConfig(set));
+  if (set[S_GAME] === "brainflip") return flipOk;
+  return flipOk && !checkConfig(matchConfig(set));
 }

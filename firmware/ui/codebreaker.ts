@@ -33,6 +33,7 @@ import type { App } from "./app";
 import type { FlashTarget } from "./screen";
 import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
 import type { Settings } from "./menu";
+import { matchConfig, S_GAME } from "./menu";
 
 /** Evaluations per slice of background work (the unit's thinking, hints): about 0.3 s on the Pico (600 a second). */
 export const SOLVER_SLICE = 180;
@@ -147,7 +148,7 @@ export class CodebreakerScreen implements GameScreen {
 
   /** A new match from the settings; false when they do not make one. */
   start(s: Settings): boolean {
-    const config = { preset: s.preset as Rules["preset"], harder: s.harder, mode: s.mode, games: s.games };
+    const config = matchConfig(s);
     if (checkConfig(config)) return false;
     this.match = newMatch(config);
     this.enter();
@@ -162,7 +163,7 @@ export class CodebreakerScreen implements GameScreen {
 
   resumable(): boolean {
     const m = this.match;
-    return m !== null && !m.over && m.config.preset === this.app.settings.preset;
+    return m !== null && !m.over && m.config.preset === this.app.settings[S_GAME];
   }
 
   /**

@@ -23,6 +23,8 @@ import {
   questionLimit,
 } from "../core/brainflip";
 import type { Result } from "../core/types";
+import type { Settings } from "./menu";
+import { flipConfig } from "./menu";
 import { Clock, pad, BLINK_ON, BLINK_PERIOD } from "./frame";
 import type { Layout } from "./layout";
 import type { GameScreen } from "./screen";
@@ -64,9 +66,10 @@ export class FlipScreen implements GameScreen {
   constructor(readonly app: App) {}
 
   /** A new game; player 1 (red) is the first Master. */
-  start(s: FlipSettings): void {
-    const grid = Math.min(s.flipGrid, maxFlipGrid(this.app.layout));
-    this.state = newFlipGame({ players: s.players, grid: grid, mode: s.flipMode, unitFlips: s.unitFlips }, 0);
+  start(s: Settings): void {
+    const config = flipConfig(s);
+    config.grid = Math.min(config.grid, maxFlipGrid(this.app.layout));
+    this.state = newFlipGame(config, 0);
   }
 
   resumable(): boolean {

@@ -9,7 +9,8 @@
  * options, lit in the colour of the current one). Settings that mean different things for different
  * games are different settings (a Brain Flip grid is not a match length).
  */
-import type { MatchMode, PresetId } from "../core/types";
+import type { MatchConfig, MatchMode, PresetId } from "../core/types";
+import type { FlipConfig, FlipMode } from "../core/brainflip";
 import type { FlipSettings } from "./flip";
 import { maxFlipGrid } from "./flip";
 import { rulesFor } from "../core/presets";
@@ -25,18 +26,82 @@ import { FLASH_ENTRY } from "./screen";
 /** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
 export type GameId = PresetId | "brainflip";
 
-export interface Settings extends FlipSettings {
+/**
+ * The settings, one per index (S_*): a list, so that a menu item names its setting by an index rather
+ * than by a pair of functions to read and write it, and the save holds them in a dozen bytes.
+ * NamedSettings is the same by name, for views and tools (settingsByName).
+ */
+export type Settings = [GameId, boolean, MatchMode, number, number, boolean, number, boolean, FlipMode, number, number, boolean];
+/** The game chosen: a codebreaker preset or Brain Flip. */
+export const S_GAME = 0;
+/** The harder variant. */
+export const S_HARDER = 1;
+/** The codebreaker roles. */
+export const S_MODE = 2;
+/** The codebreaker match length. */
+export const S_GAMES = 3;
+/** 0 (dimmest) .. BRIGHTNESS_STEPS-1. */
+export const S_BRIGHTNESS = 4;
+export const S_SOUND = 5;
+/** Idle minutes before sleep (one of SLEEP_MENU). */
+export const S_SLEEP = 6;
+/** Lock the USB console while a two-player game holds a secret. */
+export const S_LOCK = 7;
+/** Brain Flip: its rules, players, grid size, and whether the unit flips the answers. */
+export const S_FLIP_MODE = 8;
+export const S_PLAYERS = 9;
+export const S_GRID = 10;
+export const S_UNIT_FLIPS = 11;
+export const SETTINGS_COUNT = 12;
+
+/** A codebreaker match's config from the settings. */
+export function matchConfig(s: Settings): MatchConfig {
+  return { preset: s[S_GAME] as PresetId, harder: s[S_HARDER], mode: s[S_MODE], games: s[S_GAMES] };
+}
+
+/** A Brain Flip game's config from the settings (the grid as chosen, before a build's limit). */
+export function flipConfig(s: Settings): FlipConfig {
+  return { players: s[S_PLAYERS], grid: s[S_GRID], mode: s[S_FLIP_MODE], unitFlips: s[S_UNIT_FLIPS] };
+}
+
+/** The settings' names, by index (views, tools and the save's Node-side decoder; not in the bundle). */
+export const SETTING_NAMES = [
+  "preset",
+  "harder",
+  "mode",
+  "games",
+  "brightness",
+  "sound",
+  "sleepMin",
+  "lockConsole",
+  "flipMode",
+  "players",
+  "flipGrid",
+  "unitFlips",
+] as const;
+
+/** The settings by name (views and tools). */
+export interface NamedSettings extends FlipSettings {
   preset: GameId;
   harder: boolean;
   mode: MatchMode;
   games: number;
-  /** 0 (dimmest) .. BRIGHTNESS_STEPS-1 */
   brightness: number;
   sound: boolean;
-  /** Idle minutes before sleep (one of SLEEP_MENU). */
   sleepMin: number;
-  /** Lock the USB console while a two-player game holds a secret. */
   lockConsole: boolean;
+}
+
+/** Settings by index -> by name. */
+export function settingsByName(s: Settings): NamedSettings {
+  const out: Record<string, unknown> = {};
+  SETTING_NAMES.forEach((name, i) => (out[name] = s[i]));
+  return out as unknown as NamedSettings;
+}
+
+/** Settings by name -> by index. */
+export function settingsByIndex(n: NamedSettings): Settings {
+  return SETTING_NAMES.map((name) => n[name]) as unknown as Settings;
 }
 
 export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"];
@@ -72,11 +137,11 @@ export interface MenuItem {
   at: number;
   /** A cycle has one key that steps through the options; a choice (no `cycle`) has a key per option. */
   cycle?: boolean;
+  /** The setting it reads and writes (S_*). */
+  set: number;
   options: unknown[];
   /** A choice: the colour of its options (the chosen one is white). A cycle: the colour of each option. */
   colours: number[];
-  chosen(s: Settings): unknown;
-  choose(s: Settings, v: unknown): void;
   /** May the setting take this value now? (Not offered, or refused, when it may not.) */
   allowed?: (v: unknown, s: Settings, c: MenuContext) => boolean;
 }
@@ -91,10 +156,7 @@ const GAME_ROW: MenuItem = {
   cycle: false,
   options: PRESET_MENU,
   colours: [YELLOW],
-  chosen: (s) => s.preset,
-  choose: (s, v) => {
-    s.preset = v as GameId;
-  },
+  set: S_GAME,
   allowed: (v, _s, c) => presetFits(c.layout, v as GameId),
 };
 
@@ -104,40 +166,28 @@ const UNIT_ITEMS: MenuItem[] = [
     at: 24,
     options: BRIGHTNESS_MENU,
     colours: [YELLOW],
-    chosen: (s) => s.brightness,
-    choose: (s, v) => {
-      s.brightness = v as number;
-    },
+    set: S_BRIGHTNESS,
   },
   {
     at: G_SLEEP,
     cycle: true,
     options: SLEEP_MENU,
     colours: [CYAN, BLUE, VIOLET],
-    chosen: (s) => s.sleepMin,
-    choose: (s, v) => {
-      s.sleepMin = v as number;
-    },
+    set: S_SLEEP,
   },
   {
     at: G_SOUND,
     cycle: true,
     options: ON_OFF,
     colours: ON_OFF_COLOURS,
-    chosen: (s) => s.sound,
-    choose: (s, v) => {
-      s.sound = v as boolean;
-    },
+    set: S_SOUND,
   },
   {
     at: G_LOCK,
     cycle: true,
     options: ON_OFF,
     colours: ON_OFF_COLOURS,
-    chosen: (s) => s.lockConsole,
-    choose: (s, v) => {
-      s.lockConsole = v as boolean;
-    },
+    set: S_LOCK,
     // Issue 14: the codebreaker must not unlock the console to read a secret in play.
     allowed: (v, _s, c) => v === true || !c.secretHeld(),
   },
@@ -154,30 +204,21 @@ export const CODEBREAKER_MENU: MenuItem[] = withUnitItems([
     at: 6,
     options: OFF_ON,
     colours: [GREEN],
-    chosen: (s) => s.harder,
-    choose: (s, v) => {
-      s.harder = v as boolean;
-    },
+    set: S_HARDER,
   },
   {
     at: 12,
     options: MODE_MENU,
     colours: [ORANGE],
-    chosen: (s) => s.mode,
-    choose: (s, v) => {
-      s.mode = v as MatchMode;
-    },
+    set: S_MODE,
   },
   {
     at: 18,
     options: GAMES_MENU,
     colours: [BLUE],
-    chosen: (s) => s.games,
-    choose: (s, v) => {
-      s.games = v as number;
-    },
+    set: S_GAMES,
     // The race has no agreed length (first to hole 30).
-    allowed: (_v, s) => s.preset !== "race",
+    allowed: (_v, s) => s[S_GAME] !== "race",
   },
 ]);
 
@@ -188,28 +229,19 @@ export const FLIP_MENU: MenuItem[] = withUnitItems([
     at: 6,
     options: ["flip", "straight"],
     colours: [GREEN],
-    chosen: (s) => s.flipMode,
-    choose: (s, v) => {
-      s.flipMode = v as FlipSettings["flipMode"];
-    },
+    set: S_FLIP_MODE,
   },
   {
     at: 12,
     options: FLIP_PLAYERS_MENU,
     colours: [ORANGE],
-    chosen: (s) => s.players,
-    choose: (s, v) => {
-      s.players = v as number;
-    },
+    set: S_PLAYERS,
   },
   {
     at: 18,
     options: FLIP_GRID_MENU,
     colours: [BLUE],
-    chosen: (s) => s.flipGrid,
-    choose: (s, v) => {
-      s.flipGrid = v as number;
-    },
+    set: S_GRID,
     // 6x6 needs the codemaker pad for the Master's keys.
     allowed: (v, _s, c) => (v as number) <= maxFlipGrid(c.layout),
   },
@@ -218,16 +250,13 @@ export const FLIP_MENU: MenuItem[] = withUnitItems([
     cycle: true,
     options: OFF_ON,
     colours: [RED, GREEN],
-    chosen: (s) => s.unitFlips,
-    choose: (s, v) => {
-      s.unitFlips = v as boolean;
-    },
+    set: S_UNIT_FLIPS,
   },
 ]);
 
 /** The menu for the game chosen in the settings. */
 export function menuFor(s: Settings): MenuItem[] {
-  return s.preset === "brainflip" ? FLIP_MENU : CODEBREAKER_MENU;
+  return s[S_GAME] === "brainflip" ? FLIP_MENU : CODEBREAKER_MENU;
 }
 
 /**
@@ -290,9 +319,9 @@ export class MenuScreen implements Screen {
       const n = item.options.length;
       const col = g - item.at;
       if (item.cycle ? col !== 0 : col < 0 || col >= n) continue;
-      const v = item.cycle ? item.options[(item.options.indexOf(item.chosen(s)) + 1) % n] : item.options[col];
+      const v = item.cycle ? item.options[(item.options.indexOf(s[item.set]) + 1) % n] : item.options[col];
       if (item.allowed && !item.allowed(v, s, app)) break;
-      item.choose(s, v);
+      (s as unknown[])[item.set] = v;
       app.tune = TUNE_CLICK;
       app.saveWanted = true;
       return;
@@ -317,7 +346,7 @@ export class MenuScreen implements Screen {
       const items = menuFor(s);
       for (let i = 0; i < items.length; i++) {
         const item = items[i];
-        const value = item.chosen(s);
+        const value = s[item.set];
         if (item.cycle) img[item.at] = item.colours[item.options.indexOf(value)];
         else
           for (let o = 0; o < item.options.length; o++)

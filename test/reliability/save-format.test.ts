@@ -3,6 +3,7 @@
  * (when the keys were whatever the mangler's tracked cache said) keep their keys; format 1 (Fletcher-16,
  * phases by name) is read on the Node side and brought up to format 2, which is what the unit reads.
  */
+import { S_GAME } from "../../firmware/ui/menu.ts";
 import { describe, expect, it } from "vitest";
 import { VirtualBoard } from "../../sim/board.ts";
 import { firmwareBundle } from "../device/helpers.ts";
@@ -23,7 +24,7 @@ describe("the save format", () => {
     expect(slot.seq).toBe(5);
     const state = expandKeys(slot.data) as SavedState;
     expect(state.screen).toBe("play");
-    expect(state.settings.preset).toBe("brainiac");
+    expect(state.settings[S_GAME]).toBe("brainiac");
     expect(state.match?.game.rows).toEqual([{ guess: [0, 1, 2, 3], feedback: { exact: 0, near: 2 } }]);
     expect(state.match?.game.secret).toEqual([5, 4, 3, 2]);
     expect(state.match?.game.phase).toBe(PHASE_GUESS);
