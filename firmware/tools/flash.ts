@@ -180,7 +180,7 @@ export interface FlashResult {
   /** Where the files lie in the board's Storage after the upload, and whether that keeps compaction off .bootcde. */
   layout?: StorageLayout;
   /** The saved game: the slots carried across the flash (written back after the tables) and those that were not. */
-  saves?: { kept: { name: string; seq: number; format: number; what: string }[]; dropped: DroppedSlot[] };
+  saves?: { kept: { name: string; seq: number; format: number; upgraded: boolean; what: string }[]; dropped: DroppedSlot[] };
 }
 
 /** A file the upload writes: its Storage name and its bytes; `zeros`: all zero, made on the board (the pad). */
@@ -360,7 +360,9 @@ export function slotFiles(kept: KeptSlot[]): UploadFile[] {
 
 /** How a kept slot is named to people: "bb.s1 (Brainiac match, game 2 of 4; save 14, brought up from format 1 to 2)". */
 function keptNote(k: KeptSlot): string {
-  return `${k.name} (${k.what}; save ${k.seq}${k.format !== SAVE_VERSION ? `, brought up from format ${k.format} to ${SAVE_VERSION}` : ""})`;
+  const up =
+    k.format !== SAVE_VERSION ? `, brought up from format ${k.format} to ${SAVE_VERSION}` : k.upgraded ? ", brought up to date" : "";
+  return `${k.name} (${k.what}; save ${k.seq}${up})`;
 }
 
 /**
@@ -896,7 +898,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     out(
       "started the firmware after reading back what was written: it resumes a game that holds a secret (a two-player codebreaker game, a Brain Flip round), so it locks its console until the secret is out\n",
     );
-  const saves = { kept: kept.map(({ name, seq, format, what }) => ({ name, seq, format, what })), dropped };
+  const saves = { kept: kept.map(({ name, seq, format, upgraded, what }) => ({ name, seq, format, upgraded, what })), dropped };
   const result = { bundle, bundleBytes: bytes, tables, board: report, verified, padBytes: padOf(files), layout, saves };
   if (uploadFailures.length || run.failures.includes(START_FAILURE)) {
     // The files are right, yet the CLI saw a failure: say which, and fail.

@@ -21,10 +21,16 @@ export function fletcher16(s: string): number {
 
 /**
  * A save's text in any format the unit has written -> its sequence and data in the current format (short keys), or
- * why it cannot be used. Format 1 (Fletcher-16, phases, kinds and results by name) is checked and brought up to date.
+ * why it cannot be used. Format 1 (Fletcher-16, phases, kinds and results by name) is checked and brought up to date;
+ * so are the settings of format 2 as its first firmwares wrote them (an object, before they became a list: commits
+ * e248f82 to 049b5df, with the same BB2 header).
  */
 export function decodeAnySlot(text: string, crc: Crc): Slot | string {
-  if (!text.startsWith("BB1|")) return decodeSlot(text, crc);
+  if (!text.startsWith("BB1|")) {
+    const slot = decodeSlot(text, crc);
+    if (typeof slot !== "string") settingsAsList(slot.data);
+    return slot;
+  }
   const parts = text.split("|");
   const head = parts.slice(0, 3).join("|") + "|";
   const json = text.slice(head.length);
@@ -44,9 +50,7 @@ export function migrateFormat1(data: unknown): unknown {
   const d = obj(data);
   if (!d) return data;
   if (d.v === 1) d.v = 2;
-  // Settings: an object under format 1's keys, a list by index (ui/menu.ts S_*) in format 2.
-  const settings = obj(d[K.settings]);
-  if (settings && !Array.isArray(settings)) d[K.settings] = SETTING_NAMES.map((name) => settings[K[name]]);
+  settingsAsList(d);
   const game = obj(obj(d[K.match])?.[K.game]);
   if (game) game[K.phase] = number(PHASE_NAMES, game[K.phase]);
   const round = obj(obj(d[K.flip])?.[K.round]);
@@ -61,6 +65,15 @@ export function migrateFormat1(data: unknown): unknown {
       }
   }
   return d;
+}
+
+/** Settings: an object under format 1's keys -> a list by index (ui/menu.ts S_*), as format 2 has them now. */
+function settingsAsList(data: unknown): void {
+  const d = data && typeof data === "object" ? (data as Record<string, unknown>) : null;
+  const settings = d?.[SAVE_KEYS.settings];
+  if (!d || !settings || typeof settings !== "object" || Array.isArray(settings)) return;
+  const byKey = settings as Record<string, unknown>;
+  d[SAVE_KEYS.settings] = SETTING_NAMES.map((name) => byKey[SAVE_KEYS[name]]);
 }
 
 /** A save of any format as the current format writes it (the flash tool carries a game across a format change with it). */
@@ -80,6 +93,8 @@ export interface KeptSlot {
   text: string;
   /** The format it was found in (1 or SAVE_VERSION). */
   format: number;
+  /** Whether its text changed to be read by the current firmware (format 1, or format 2's first settings). */
+  upgraded: boolean;
   /** What it holds, for people: "Brainiac match, game 2 of 4". */
   what: string;
   /** Whether the unit locks its console when it resumes this copy (a two-player game holding a secret, the lock on). */
@@ -100,11 +115,15 @@ export interface DroppedSlot {
 export function keepSlot(name: string, text: string, crc: Crc): KeptSlot | DroppedSlot {
   const slot = decodeAnySlot(text, crc);
   if (typeof slot === "string") return { name, problem: slot };
+  // Carried as it is when the unit reads it as it is; else as the current format writes it.
+  const plain = decodeSlot(text, crc);
+  const same = typeof plain !== "string" && JSON.stringify(plain.data) === JSON.stringify(slot.data);
   return {
     name,
     seq: slot.seq,
-    text: encodeSlot(JSON.stringify(slot.data), slot.seq, crc),
+    text: same ? text : encodeSlot(JSON.stringify(slot.data), slot.seq, crc),
     format: text.startsWith("BB1|") ? 1 : SAVE_VERSION,
+    upgraded: !same,
     what: describeSave(slot.data),
     locksConsole: saveLocksConsole(slot.data),
   };

@@ -24,7 +24,7 @@ import { decodeSlot, expandKeys, type Slot } from "../../firmware/device/save-fo
 import { keepSlot, upgradeSlot, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
 import { PHASE_GUESS } from "../../firmware/core/types.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
-import { listProfiles } from "../../hardware/profile.ts";
+import { listProfiles, loadProfile } from "../../hardware/profile.ts";
 import { DEFAULT_OUT, ROOT } from "../../firmware/tools/build.ts";
 import {
   checkPort,
@@ -208,7 +208,10 @@ describe("npm run flash -- --dry-run", () => {
     const r = await flashQuietly({ dryRun: true, profile: id, outDir: join(dir, `dry-${id}`) });
     expect(r.exitCode).toBe(0);
     const { files } = replayUpload(readFileSync(r.upload!, "latin1"));
-    expect(files.get(".bootcde")!.toString("latin1")).toContain(`id:"${id}"`);
+    // the profile's own build (the compiled profile keeps no id: its LED data pin, as a bare pin name, tells them apart)
+    const boot = files.get(".bootcde")!.toString("latin1");
+    expect(boot).toBe(readFileSync(r.bundle, "latin1"));
+    expect(boot).toMatch(new RegExp(`:${loadProfile(id).leds.pin}[,}]`));
   });
 
   it("refuses a bundle over the Storage budget, before the CLI runs", async () => {
@@ -641,7 +644,7 @@ describe("npm run flash carries the saved game across the flash", () => {
       expect(r.layout!.files.map((f) => f.name)).toEqual([".bootcde", PAD_FILE, ...TABLE_NAMES, "bb.s0", "bb.s1"]);
       expect(r.layout!.files[2].offset).toBe(32768); // .bootcde ends 20,044 bytes in: the pad fills the second page
       expect(r.saves).toEqual({
-        kept: ["bb.s0", "bb.s1"].map((n) => ({ name: n, seq: seqOf(slots[n]), format: 2, what: whatOf(slots[n]) })),
+        kept: ["bb.s0", "bb.s1"].map((n) => ({ name: n, seq: seqOf(slots[n]), format: 2, upgraded: false, what: whatOf(slots[n]) })),
         dropped: [],
       });
       expect(r.text).toContain(`kept the saved game: bb.s0 (${whatOf(slots["bb.s0"])}; save ${seqOf(slots["bb.s0"])}), bb.s1 (`);
@@ -667,7 +670,7 @@ describe("npm run flash carries the saved game across the flash", () => {
       const slot = decodeSlot(upgraded, saveCrc) as Slot;
       expect((expandKeys(slot.data) as SavedState).match?.game).toMatchObject({ secret: [5, 4, 3, 2], phase: PHASE_GUESS });
       expect(r.saves).toEqual({
-        kept: [{ name: "bb.s1", seq: 5, format: 1, what: "Brainiac match, game 1 of 4" }],
+        kept: [{ name: "bb.s1", seq: 5, format: 1, upgraded: true, what: "Brainiac match, game 1 of 4" }],
         dropped: [{ name: "bb.s0", problem: "checksum mismatch" }],
       });
       expect(r.text).toContain("kept the saved game: bb.s1 (Brainiac match, game 1 of 4; save 5, brought up from format 1 to 2)");
@@ -798,6 +801,26 @@ describe("the simulator's flash carries the saved game as npm run flash does", (
     expect(unit.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
     expect(unit.colours("board").slice(0, 4)).toEqual(["red", "green", "blue", "yellow"]);
     expect(unit.consoleLocked).toBe(true);
+  });
+
+  it("brings format 2's first settings (an object under the BB2 header, before they became a list) up to date, and the unit resumes the game", () => {
+    // OLD_SAVE as the first format-2 firmwares wrote it: phase by number, version 2, the settings still an object.
+    const json = OLD_SAVE.slice(OLD_SAVE.indexOf("{")).replace('"v":1', '"v":2').replace('"Kt":"guess"', '"Kt":1');
+    const first = `BB2|5|${saveCrc(json)}|${json}`;
+    expect((decodeSlot(first, saveCrc) as Slot).data).toMatchObject({ p: { n: "brainiac" } });
+    const kept = keepSlot("bb.s1", first, saveCrc) as KeptSlot;
+    expect(kept).toMatchObject({ seq: 5, format: 2, upgraded: true, locksConsole: true });
+    expect(kept.text).toBe(upgradeSim(OLD_SAVE)); // the same as format 1 brought up
+    // a current save is carried as it is
+    expect(keepSlot("bb.s1", kept.text, saveCrc)).toMatchObject({ text: kept.text, upgraded: false });
+    const unit = new VirtualBoard({ firmware: firmwareBundle() });
+    unit.storage.write("bb.s1", first);
+    unit.flash(v2());
+    expect(unit.storage.readString("bb.s1")).toBe(kept.text);
+    unit.powerOn();
+    unit.advance(500);
+    expect(unit.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
+    expect(unit.colours("board").slice(0, 4)).toEqual(["red", "green", "blue", "yellow"]);
   });
 
   it("keeps files the tool does not write, then .bootcde goes after them without the pad; flashing the same firmware again changes nothing", () => {

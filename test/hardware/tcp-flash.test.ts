@@ -536,7 +536,7 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
         });
         expect(r.exitCode, text).toBe(0);
         expect(r.saves).toEqual({
-          kept: [{ name: "bb.s1", seq: 5, format: 1, what: "Brainiac match, game 1 of 4" }],
+          kept: [{ name: "bb.s1", seq: 5, format: 1, upgraded: true, what: "Brainiac match, game 1 of 4" }],
           dropped: [{ name: "bb.s0", problem: "checksum mismatch" }],
         });
         // The layout: .bootcde at 0, its pad, the tables from a page boundary, then the save after the last table.
