@@ -11,6 +11,9 @@ import type { VirtualBoard } from "./board.ts";
 import { newestCopy } from "./saves.ts";
 import { defaultSettings, type SavedState } from "../firmware/ui/app.ts";
 import { settingsByName, type NamedSettings } from "../firmware/ui/menu.ts";
+import { REFUSAL_COLOURS } from "../firmware/ui/render.ts";
+import { COLOUR_NAMES } from "../firmware/ui/palette.ts";
+import { REFUSAL_NAMES } from "../firmware/core/types.ts";
 import { G_RESUME } from "../firmware/ui/app.ts";
 import { gamesPlayed, rulesOf, unitRole } from "../firmware/core/match.ts";
 import { countConsistent } from "../firmware/core/codes.ts";
@@ -107,17 +110,28 @@ export class StatusReader {
     if (screen === "flip" && saved?.flip) return flipStatus(saved.flip, profile);
     if (screen === "play" && saved?.match) {
       const st = playStatus(saved.match, profile, leds, (m) => this.codesThatFit(m));
-      if (alertLed === "red" && !saved.match.wrongInfo) st.alert = REFUSED;
+      if (refusal(alertLed) && !(alertLed === "red" && saved.match.wrongInfo)) st.alert = refusal(alertLed);
       return st;
     }
     const st = menuStatus(settings, leds, saved);
     st.keys = legendsByKey(profile, menuLegends(settings.preset === "brainflip" ? "brainflip" : "codebreaker"));
-    if (alertLed === "red") st.alert = REFUSED;
+    if (alertLed === "red") st.alert = refusal(alertLed);
     return st;
   }
 }
 
-const REFUSED = "Refused: that key does nothing now, or the row is not allowed (the holes at fault flash). Nothing was used.";
+/** What a refusal's colour on status LED 2 says (ui/render.ts REFUSAL_COLOURS), or "" for another colour. */
+function refusal(colour: string | undefined): string {
+  const why: Record<string, string> = {
+    phase: "that key does nothing now",
+    incomplete: "the row has empty holes (they flash)",
+    repeat: "a colour is used twice, which this game does not allow (the pegs flash)",
+    blank: "this game has no blanks",
+    "feedback-range": "no code gives that answer (too many marks, or all but one exact with one near)",
+  };
+  const i = REFUSAL_COLOURS.findIndex((c) => COLOUR_NAMES[c] === colour);
+  return i < 0 ? "" : `Refused: ${why[REFUSAL_NAMES[i]]}. Nothing was used.`;
+}
 
 function settingsText(s: NamedSettings): string {
   if (s.preset === "brainflip")

@@ -21,7 +21,6 @@ import { BLINK_ON, BLINK_PERIOD, Clock } from "./frame";
 import { TUNE_CLICK } from "./tunes";
 import type { Screen } from "./screen";
 import type { App } from "./app";
-import { FLASH_ENTRY } from "./screen";
 
 /** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
 export type GameId = PresetId | "brainflip";
@@ -299,18 +298,18 @@ export class MenuScreen implements Screen {
 
   constructor(readonly app: App) {}
 
-  key(_k: number, g: number, down: boolean, now: number): void {
+  key(_k: number, g: number, down: boolean): void {
     const app = this.app;
     const s = app.settings;
     if (!down) return;
     if (g === G_OK) {
-      app.start(now);
+      app.start();
       return;
     }
     if (g === G_RESUME) {
       const game = app.game();
       if (game.resumable()) app.go(game);
-      else app.refuse(FLASH_ENTRY, [], now);
+      else app.refuse();
       return;
     }
     const items = menuFor(s);
@@ -326,7 +325,7 @@ export class MenuScreen implements Screen {
       app.saveWanted = true;
       return;
     }
-    app.refuse(FLASH_ENTRY, [], now);
+    app.refuse();
   }
 
   draw(frame: Uint8Array, clock: Clock): void {
