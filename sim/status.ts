@@ -146,10 +146,15 @@ function menuStatus(s: NamedSettings, leds: Record<string, string[]>, saved: Sav
   const rows = flip
     ? "row 1 the game, row 2 the rules, row 3 the players, row 4 the grid, row 5 brightness"
     : "row 1 the game, row 2 normal or harder, row 3 the roles, row 4 the match length, row 5 brightness";
-  const line =
-    `Menu: ${settingsText(s)}. Each pad row is one setting (${rows}); the chosen option is white. ` +
-    `OK (bottom right, blinking green) starts a new match` +
-    (resumable ? "; resume (row 6, column 5, cyan) goes back to the game in progress." : ".");
+  // OK over a game begun and not over asks for a second press (ui/menu.ts): status LED 2 yellow meanwhile.
+  const unfinished = flip ? !!saved?.flip && !saved.flip.over : !!saved?.match && !saved.match.over;
+  const asking = unfinished && (leds.status ?? [])[1] === "yellow";
+  const line = asking
+    ? "Press OK again to start a new game: the game in progress will be lost. Any other key keeps it (resume goes back to it)."
+    : `Menu: ${settingsText(s)}. Each pad row is one setting (${rows}); the chosen option is white. ` +
+      `OK (bottom right, blinking green) starts a new match` +
+      (unfinished ? " (twice: a game is in progress)" : "") +
+      (resumable ? "; resume (row 6, column 5, cyan) goes back to the game in progress." : ".");
   const st: UnitStatus = {
     screen: "menu",
     line,

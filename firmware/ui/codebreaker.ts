@@ -162,8 +162,12 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   resumable(): boolean {
+    return this.unfinished() && (this.match as MatchState).config.preset === this.app.settings[S_GAME];
+  }
+
+  unfinished(): boolean {
     const m = this.match;
-    return m !== null && !m.over && m.config.preset === this.app.settings[S_GAME];
+    return m !== null && !m.over;
   }
 
   /**

@@ -75,6 +75,10 @@ export class FlipScreen implements GameScreen {
     return this.state !== null && !this.state.over;
   }
 
+  unfinished(): boolean {
+    return this.resumable();
+  }
+
   /** A round whose card is picked: the Master's secret. */
   holdsSecret(): boolean {
     const s = this.state;

@@ -7,6 +7,8 @@ import { HOLE, OFF, PEG_COLOURS, RED, VIOLET, WHITE } from "./palette";
 /** The cursor blinks on for BLINK_ON of every BLINK_PERIOD ms. */
 export const BLINK_PERIOD = 600;
 export const BLINK_ON = 400;
+/** Pegs at fault flash, and a key asking to be pressed again blinks, at this half period (ms). */
+export const FLASH_HALF = 120;
 
 /** The time of a render, and the earliest time the picture will change again. */
 export class Clock {

@@ -4,15 +4,14 @@
  * the picture next changes (a blink), or -1 if it is still.
  */
 import { CYAN, OFF, ORANGE, PINK, RED, VIOLET, WHITE, YELLOW } from "./palette";
-import { BLINK_ON, BLINK_PERIOD, Clock } from "./frame";
+import { BLINK_ON, BLINK_PERIOD, Clock, FLASH_HALF } from "./frame";
 import type { App } from "./app";
 
 export { drawFeedback, symbolColour } from "./frame";
 export { PLAYER_COLOURS } from "./codebreaker";
 export { SELFTEST_STEP_MS } from "./selftest";
 
-/** Pegs at fault flash this fast while a refusal shows. */
-export const FLASH_HALF = 120;
+export { FLASH_HALF } from "./frame";
 /**
  * Status LED 2 while a refusal shows, by reason (REFUSED_*): red, a key that does nothing now; white, a
  * row with empty holes; violet, a colour used twice where the rules forbid it; cyan, a blank where the

@@ -23,6 +23,8 @@ export interface GameScreen extends Screen {
   holdsSecret(): boolean;
   /** Is there a game here for the menu's resume key to go back to? */
   resumable(): boolean;
+  /** Is a game of this kind begun and not over (a new one would replace it)? */
+  unfinished(): boolean;
 }
 
 /** Where a refusal is shown: the row being keyed (or no holes: the status LED only), the secret, the feedback. */
