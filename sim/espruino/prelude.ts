@@ -21,7 +21,13 @@
  * figures; the model's share is reported apart (stats().hw). The host (sim/espruino/engine.ts) reads these from the report lines.
  *
  * Report lines go to the console, each starting with REPORT_MARK; everything else the console prints
- * is the firmware's. Commands come in on the console as `\x10__bb.x(...)` lines (Ctrl-P: no echo).
+ * is the firmware's. Commands (`__bb.x(...)` lines) come in over a TCP connection the prelude opens to the
+ * host on the loopback address (`link`), never on the console's input: the Linux build reads its standard
+ * input on a second thread that appends each byte to the interpreter's event queue with no lock against the
+ * main thread taking events out (targets/linux/jshardware.c jshInputThread, src/jsdevices.c
+ * jshPushIOCharEvents: jshInterruptOff() does nothing there), and now and then, under load, the queue's
+ * indices got out of step: bytes lost, or `ASSERT(len <= 64) FAILED AT src/jsdevices.c:601` and a dump of
+ * every variable before it exits. The socket is read by the main thread alone.
  *
  *   F <n> <busy0> <busy> <toWrite> <scan> <base64 GRB>   a frame (n-th write), see FrameReport
  *   T <freq>              the buzzer (0 = silent)      P <0|1>   LED supply
@@ -29,7 +35,6 @@
  *   W <seconds>           watchdog enabled              R <why>   the firmware asked to restart
  *   K <key> up            a tap is over: the scanner has seen the key pressed, then released
  *   Y <n>                 reply to sync(n)              M <json>  measurements (stats())
- *   A                     a console line from the host has run (the host sends the next)
  *   B <usage>             end of the prelude (JsVars in use then)
  */
 import { columnPins, keyList, segmentOffsets, ledCount, type Profile } from "../../hardware/profile.ts";
@@ -54,6 +59,8 @@ export interface PreludeOptions {
   trackMemory?: boolean;
   /** How long a tap holds its key at least (ms); the key is also held until the scanner has seen it. */
   tapHoldMs: number;
+  /** Where the host listens for the prelude's connection (127.0.0.1), and the token the prelude sends first. */
+  link: { port: number; token: string };
 }
 
 /** Pin names the profile uses, in a fixed order: each becomes a global holding its index. */
@@ -97,6 +104,9 @@ export function preludeSource(p: Profile, o: PreludeOptions): string {
     `var BOUNCE=${o.bounceMs},HOLD=${o.tapHoldMs},REPORT=${o.reportFrames ? 1 : 0},RAM=${tables.length || o.ram ? 1 : 0},TRACKMEM=${o.trackMemory ? 1 : 0},LEDS=${ledCount(p)};`,
   );
   L.push(`var SECRET0=${seg.secret.start},SECRETN=${seg.secret.count};`);
+  if (!(Number.isInteger(o.link.port) && o.link.port > 0 && o.link.port < 65536) || !/^[0-9a-f]+$/.test(o.link.token))
+    throw new Error("the prelude's link needs a port and a hex token");
+  L.push(`var LINKPORT=${o.link.port},LINKTOKEN="${o.link.token}";`);
   L.push(PRELUDE_BODY);
   L.push(`bat(${o.batteryVolts},${o.usb ? 1 : 0});seed=${(o.seed >>> 0) % 2147483647 || 1};`);
   if (tables.length) {
@@ -262,15 +272,26 @@ var api={
   tap:function(k,h){queue(k,1,h===undefined?HOLD:h,"");queue(k,0,BOUNCE+1,"");queue(k,-1,0,"K "+k+" up");},
   bat:bat,
   sync:function(n){report("Y "+n);},
-  ack:function(){report("A");},
   frame:function(){report("F "+frameN+" "+busy.toFixed(3)+" "+busy.toFixed(3)+" -1 0 "+btoa(E.toString(frame)));},
   stats:function(reset){
     var m=process.memory();
     report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,frames:frameN}));
     if(reset){stallMax=0;memPeak=0;}
   },
-  ready:function(){echo(0);report("B "+process.memory().usage);}
+  ready:function(){echo(0);link();report("B "+process.memory().usage);}
 };
+// The host's commands: one per line over a loopback TCP connection, each run as it arrives (a line that
+// throws is reported as the console would, and the rest still run). The connection is the prelude's, made
+// at every boot; the host takes the first one that sends its token.
+function link(){
+  var sock=require("net").connect({host:"127.0.0.1",port:LINKPORT},function(){sock.write(LINKTOKEN+"\n");}),buf="";
+  sock.on("data",function(d){
+    buf+=d;var i,line;
+    while((i=buf.indexOf("\n"))>=0){line=buf.substr(0,i);buf=buf.substr(i+1);
+      try{eval(line);}catch(e){print("Uncaught "+e);}}
+  });
+  sock.on("error",function(e){print("ERROR: the host link failed: "+JSON.stringify(e));});
+}
 `;
 
 /** A Storage in front of the real one, holding the solver tables in RAM (run from RAM only). */
