@@ -170,13 +170,20 @@ export class EspruinoBoard {
     return Date.now() - this.t0;
   }
 
-  /** Lets the unit run for `ms` of real time, then waits until the interpreter has caught up. */
+  /**
+   * Lets the unit run for `ms` of real time, then waits until the interpreter has caught up: it has read every
+   * command sent so far, and every key press and release among them has been taken (see sync()).
+   */
   async advance(ms: number): Promise<void> {
     if (ms > 0) await sleep(ms);
     if (this.child) await this.sync();
   }
 
-  /** Resolves when the interpreter has read everything sent so far (its event loop came round). */
+  /**
+   * Resolves when the interpreter has read everything sent so far and every key move sent before has been taken
+   * by the unit's scanner (the prelude makes moves one at a time, in order, each once the last one was taken: a
+   * slow event loop delays the keys, never reorders or loses them).
+   */
   async sync(): Promise<void> {
     const n = ++this.syncN;
     await this.ask(`__bb.sync(${n})`, (r) => r === `Y ${n}`, "to answer");

@@ -34,7 +34,8 @@
  *   S <0|1>               deep sleep allowed           L <0|1>   console locked
  *   W <seconds>           watchdog enabled              R <why>   the firmware asked to restart
  *   K <key> up            a tap is over: the scanner has seen the key pressed, then released
- *   Y <n>                 reply to sync(n)              M <json>  measurements (stats())
+ *   Y <n>                 reply to sync(n): every key move sent before it has been taken
+ *   M <json>              measurements (stats())
  *   B <usage>             end of the prelude (JsVars in use then)
  */
 import { columnPins, keyList, segmentOffsets, ledCount, type Profile } from "../../hardware/profile.ts";
@@ -134,12 +135,16 @@ var oSetTimeout=setTimeout,oSetInterval=setInterval;
 var frame=new Uint8Array(LEDS*3),frameN=0,ledPower=PWRPIN<0?1:0,tone=0,sleepOk=0,locked=0,wdog=0;
 var batV=0,usb=0,seed=1;
 var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0;
-// Key moves wait their turn: each key's next move (press or release) is made only once the scanner has
-// seen its last one in SEEN_NEEDED reads in a row (bounce resets the count; the firmware debounces over 3)
-// and it has lasted its minimum time, as a person holds a key until
-// the unit takes it. Q: pending moves [key, state, minMs, report]; ACTIVE: keys whose last move is unconfirmed.
-var SEEN_NEEDED=4,SEEN=new Uint8Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length);
-var Q=[],ACTIVE=[],pumping=0;
+// Key moves are made one at a time, in the order the host sent them (whatever key each is for), as a
+// person's fingers would: the next move is made only once the last one has been taken, that is, its bounce
+// is over, the scanner has read the new state in SEEN_NEEDED scans in a row (bounce resets the count; the
+// firmware debounces over 3) and it has lasted its minimum time. When the event loop is slow the moves
+// fall behind the host's commands, but never overtake each other: an OK is never pressed before the
+// exact presses sent ahead of it have been taken. A move to the state the key is already in is no move.
+// Q: pending moves [key, state, minMs, report]; ACTIVE: keys whose last move is not yet taken; LASTK: the
+// key of the last move made; SYNCS: sync(n) calls waiting for every move to be taken.
+var SEEN_NEEDED=4,SEEN=new Uint8Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length),BDONE=new Uint8Array(KROW.length);
+var Q=[],ACTIVE=[],pumping=0,LASTK=-1,SYNCS=[];
 function now(){return getTime()*1000;}
 function report(s){var t=getTime();print(MARK+s);reportT+=getTime()-t;}
 function rnd(){seed=(seed*48271)%2147483647;return seed/2147483647;}
@@ -236,13 +241,16 @@ global.__bbNeopixel={write:function(p,d){
 }};
 // A module's function runs in a scope of its own (no closure): it hands over a global.
 Modules.addCached("neopixel",function(){module.exports=__bbNeopixel;});
+// The contact chatters for BOUNCE ms after a move; BDONE[k] once it has settled (timers fire in the order they
+// are due, so the last one runs after every other, however late a blocked event loop runs them).
 function bounce(k,closedNow){
+  BDONE[k]=BOUNCE?0:1;
   if(!BOUNCE)return;
   var n=2*(2+Math.floor(rnd()*3)),ts=[];
   for(var i=0;i<n;i++)ts.push((0.05+0.9*rnd())*BOUNCE);
   ts.sort(function(a,b){return a-b;});
   ts.forEach(function(t,i){oSetTimeout(setContact,t,k,i%2===0?!closedNow:closedNow);});
-  oSetTimeout(setContact,BOUNCE,k,closedNow);
+  oSetTimeout(function(){setContact(k,closedNow);BDONE[k]=1;},BOUNCE);
 }
 function setContact(k,c){
   c=c?1:0;if(contact[k]===c)return;contact[k]=c;
@@ -250,18 +258,19 @@ function setContact(k,c){
   resolve();
 }
 function move(k,c){setContact(k,c);bounce(k,c);}
-function settled(k){return ACTIVE.indexOf(k)<0||(SEEN[k]>=SEEN_NEEDED&&now()-MOVED[k]>=MINMS[k]);}
+function settled(k){return ACTIVE.indexOf(k)<0||(BDONE[k]&&SEEN[k]>=SEEN_NEEDED&&now()-MOVED[k]>=MINMS[k]);}
 function pump(){
   pumping=0;
-  for(var i=0;i<Q.length;i++){var a=Q[i],k=a[0];
-    var earlier=0;for(var j=0;j<i;j++)if(Q[j][0]===k)earlier=1;
-    if(earlier||!settled(k))continue;
+  while(Q.length){var a=Q[0],k=a[0];
+    if((LASTK>=0&&!settled(LASTK))||!settled(k))break;
+    Q.shift();
     var ai=ACTIVE.indexOf(k);if(ai>=0)ACTIVE.splice(ai,1);
     if(a[3])report(a[3]);
-    Q.splice(i,1);i--;
-    if(a[1]<0)continue;
-    TARGET[k]=a[1];SEEN[k]=0;MOVED[k]=now();MINMS[k]=a[2];ACTIVE.push(k);move(k,a[1]);}
-  if((Q.length||ACTIVE.length)&&!pumping){pumping=1;oSetTimeout(pump,2);}
+    if(a[1]<0||TARGET[k]===a[1])continue;
+    TARGET[k]=a[1];SEEN[k]=0;MOVED[k]=now();MINMS[k]=a[2];ACTIVE.push(k);LASTK=k;move(k,a[1]);}
+  for(var i=ACTIVE.length-1;i>=0;i--)if(settled(ACTIVE[i]))ACTIVE.splice(i,1);
+  if(!Q.length&&!ACTIVE.length)while(SYNCS.length)report("Y "+SYNCS.shift());
+  else if(!pumping){pumping=1;oSetTimeout(pump,2);}
 }
 function queue(k,state,minMs,rep){Q.push([k,state,minMs,rep]);pump();}
 function bat(v,u){batV=v;usb=u;}
@@ -271,7 +280,8 @@ var api={
   // A tap: press, held at least h ms, release; "K k up" once the release has been seen.
   tap:function(k,h){queue(k,1,h===undefined?HOLD:h,"");queue(k,0,BOUNCE+1,"");queue(k,-1,0,"K "+k+" up");},
   bat:bat,
-  sync:function(n){report("Y "+n);},
+  // Answers once every key move sent before it has been taken (at once when none is pending).
+  sync:function(n){SYNCS.push(n);pump();},
   frame:function(){report("F "+frameN+" "+busy.toFixed(3)+" "+busy.toFixed(3)+" -1 0 "+btoa(E.toString(frame)));},
   stats:function(reset){
     var m=process.memory();
