@@ -64,6 +64,8 @@ export interface EspruinoBoardOptions {
   trackMemory?: boolean;
   /** How long to wait for the interpreter to answer before calling it stuck (default 60 s). */
   answerTimeoutMs?: number;
+  /** Storage files to mirror on the host (`storage`): the prelude reports them at boot and after every change. */
+  mirror?: string[];
   /** Echo everything the interpreter prints, and (prefixed "> ") every command sent to it, to this function (debugging). */
   trace?: (line: string) => void;
 }
@@ -97,6 +99,33 @@ export interface EngineStats {
 
 export type EngineEvent = "leds" | "tone" | "console" | "power" | "reset";
 
+/**
+ * The host's copy of some of the unit's Storage files (EspruinoBoardOptions.mirror), kept up to date from the
+ * prelude's reports: what the page's status and the Brain Flip cards read (VirtualStorage's readString and onChange).
+ */
+export class StorageMirror {
+  private readonly files = new Map<string, string>();
+  private readonly listeners = new Set<() => void>();
+
+  /** A file as an 8-bit string, or undefined (not mirrored, or not in Storage). */
+  readString(name: string): string | undefined {
+    return this.files.get(name);
+  }
+
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** A report: the file's content now (undefined: erased). */
+  set(name: string, text: string | undefined): void {
+    if (this.files.get(name) === text) return;
+    if (text === undefined) this.files.delete(name);
+    else this.files.set(name, text);
+    for (const fn of [...this.listeners]) fn();
+  }
+}
+
 export class EngineError extends Error {
   constructor(message: string) {
     super(message);
@@ -118,6 +147,8 @@ export class EspruinoBoard {
   readonly resets: { at: number; reason: string }[] = [];
   readonly tones: { at: number; freq: number }[] = [];
   readonly frames: FrameReport[] = [];
+  /** The mirrored Storage files (empty unless EspruinoBoardOptions.mirror names some). */
+  readonly storage = new StorageMirror();
   /** JsVars in use when the prelude had run (before the firmware), per boot. */
   preludeUsage = 0;
   readonly dir: string;
@@ -372,6 +403,7 @@ export class EspruinoBoard {
       trackMemory: o.trackMemory,
       tapHoldMs: 60,
       link: { port: this.linkPort, token: this.linkToken },
+      mirror: o.mirror,
     });
   }
 
@@ -518,6 +550,8 @@ export class EspruinoBoard {
   }
 
   private ask(line: string, match: (r: string) => boolean, what: string): Promise<string> {
+    // Refused before anything waits (the unit off): no waiter is left to fail later, unheard.
+    if (!this.child) throw new EngineError("the unit is off (power it on first)");
     const p = this.waitFor(match, what);
     this.send(line);
     return p;
@@ -613,6 +647,11 @@ export class EspruinoBoard {
       case "B":
         this.preludeUsage = +arg;
         break;
+      case "V": {
+        const [name, data] = arg.split(" ");
+        if (name) this.storage.set(name, data === "-" || data === undefined ? undefined : Buffer.from(data, "base64").toString("latin1"));
+        break;
+      }
     }
     for (const w of [...this.waiters])
       if (w.match(r)) {

@@ -37,6 +37,7 @@
  *   Y <n>                 reply to sync(n): every key move sent before it has been taken
  *   M <json>              measurements (stats())
  *   B <usage>             end of the prelude (JsVars in use then)
+ *   V <name> <base64|->   a mirrored Storage file's content after a change (- when erased), and at boot
  */
 import { columnPins, keyList, segmentOffsets, ledCount, type Profile } from "../../hardware/profile.ts";
 
@@ -62,6 +63,8 @@ export interface PreludeOptions {
   tapHoldMs: number;
   /** Where the host listens for the prelude's connection (127.0.0.1), and the token the prelude sends first. */
   link: { port: number; token: string };
+  /** Storage files whose content is reported at boot and after every change (the page reads the saves). */
+  mirror?: string[];
 }
 
 /** Pin names the profile uses, in a fixed order: each becomes a global holding its index. */
@@ -108,6 +111,9 @@ export function preludeSource(p: Profile, o: PreludeOptions): string {
   if (!(Number.isInteger(o.link.port) && o.link.port > 0 && o.link.port < 65536) || !/^[0-9a-f]+$/.test(o.link.token))
     throw new Error("the prelude's link needs a port and a hex token");
   L.push(`var LINKPORT=${o.link.port},LINKTOKEN="${o.link.token}";`);
+  const mirror = o.mirror ?? [];
+  if (mirror.some((n) => !/^[\w.]{1,28}$/.test(n))) throw new Error("mirrored Storage names are letters, digits, _ and .");
+  L.push(`var MIRROR=${JSON.stringify(mirror)};`);
   L.push(PRELUDE_BODY);
   L.push(`bat(${o.batteryVolts},${o.usb ? 1 : 0});seed=${(o.seed >>> 0) % 2147483647 || 1};`);
   if (tables.length) {
@@ -115,6 +121,7 @@ export function preludeSource(p: Profile, o: PreludeOptions): string {
     for (const t of tables) L.push(`T[${JSON.stringify(t.name)}]=atob(${JSON.stringify(latin1Base64(t.bytes))});`);
     L.push(STORAGE_STUB);
   }
+  if (mirror.length) L.push(STORAGE_MIRROR);
   L.push(`return api;})();`);
   L.push(`__bb.ready();`);
   return L.join("\n") + "\n";
@@ -288,7 +295,7 @@ var api={
     report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,frames:frameN}));
     if(reset){stallMax=0;memPeak=0;}
   },
-  ready:function(){echo(0);link();report("B "+process.memory().usage);}
+  ready:function(){echo(0);link();report("B "+process.memory().usage);if(MIRROR.length)mirrorAll();}
 };
 // The host's commands: one per line over a loopback TCP connection, each run as it arrives (a line that
 // throws is reported as the console would, and the rest still run). The connection is the prelude's, made
@@ -312,4 +319,21 @@ var RS=require("Storage"),ST={};
   ST.list=function(r,f){var a=RS.list(r,f);for(var n in T)if(a.indexOf(n)<0)a.push(n);return a;};
 global.__bbStorage=ST;
 Modules.addCached("Storage",function(){module.exports=__bbStorage;});
+`;
+
+/**
+ * Storage in front of the module the firmware gets (the RAM stub's or the real one): every write or erase of
+ * a MIRROR file is reported with the file's content (its time kept out of the figures, as a report's is).
+ */
+const STORAGE_MIRROR = String.raw`
+var SM=require("Storage"),SW={};
+["read","list","readJSON","readArrayBuffer","hash","debug","getFree","getStats","open"].forEach(function(k){if(SM[k])SW[k]=SM[k];});
+function mirror(n){if(MIRROR.indexOf(n)<0)return;var t=getTime(),d=SM.read(n);print(MARK+"V "+n+" "+(d===undefined?"-":btoa(d)));reportT+=getTime()-t;}
+function mirrorAll(){MIRROR.forEach(mirror);}
+SW.write=function(n,d,o,s){var r=SM.write(n,d,o,s);mirror(n);return r;};
+SW.writeJSON=function(n,d){var r=SM.writeJSON(n,d);mirror(n);return r;};
+SW.erase=function(n){var r=SM.erase(n);mirror(n);return r;};
+["eraseAll","compact","optimise"].forEach(function(k){var f=SM[k];if(f)SW[k]=function(a){var r=f(a);mirrorAll();return r;};});
+global.__bbStorageM=SW;
+Modules.addCached("Storage",function(){module.exports=__bbStorageM;});
 `;
