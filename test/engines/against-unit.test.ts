@@ -35,12 +35,16 @@ async function againstUnitOn(engine: Engine, preset: PresetId, harder: boolean):
   }
 }
 
-/** The games the unit broke (role 4): every row and result, as the watcher told them. */
+/** The games the unit broke (role 4): the secret, every row and the result, as the watcher told them. */
 function unitBreaks(events: WatchEvent[]): string[] {
   const games = new Set<number>();
   for (const e of events) if (e.type === "game-start" && e.breaker === "unit") games.add(e.game);
   const out: string[] = [];
-  for (const e of events) if ((e.type === "row" || e.type === "game" || e.type === "game-start") && games.has(e.game)) out.push(e.text);
+  for (const e of events) {
+    if ((e.type === "row" || e.type === "game-start") && games.has(e.game)) out.push(e.text);
+    // (The scores in a game's line count the games you broke too: those differ between the engines.)
+    if (e.type === "game" && games.has(e.game)) out.push(`game ${e.game}: ${e.solved ? "solved" : "not solved"} in ${e.rows} rows`);
+  }
   return out;
 }
 
