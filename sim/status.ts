@@ -8,7 +8,7 @@
  * the hint being shown, the resume key) is read off its LEDs; counts come from the core's functions.
  */
 import type { VirtualBoard } from "./board.ts";
-import { newestCopy } from "./saves.ts";
+import { newestCopy, type SaveSource } from "./saves.ts";
 import { defaultSettings, type SavedState } from "../firmware/ui/app.ts";
 import { settingsByName, type NamedSettings } from "../firmware/ui/menu.ts";
 import { REFUSAL_COLOURS } from "../firmware/ui/render.ts";
@@ -60,8 +60,11 @@ export interface UnitStatus {
   keys: Record<string, KeyLegend>;
 }
 
+/** What the status reads of a board, on either engine (the real one mirrors the save slots: sim/espruino/engine.ts). */
+export type StatusBoard = Pick<VirtualBoard, "profile" | "colours" | "isOn" | "ledsPowered"> & { readonly storage: SaveSource };
+
 /** The firmware's saved state, decoded; null before its first save. (The one use of the save format.) */
-function savedState(board: VirtualBoard): SavedState | null {
+function savedState(board: StatusBoard): SavedState | null {
   return newestCopy(board.storage)?.state ?? null;
 }
 
@@ -74,7 +77,7 @@ export class StatusReader {
   private hintFor = "";
   private hintCount = 0;
 
-  constructor(readonly board: VirtualBoard) {}
+  constructor(readonly board: StatusBoard) {}
 
   private latest(): SavedState | null {
     const st = this.board.storage;
