@@ -46,8 +46,11 @@ export function isCopy(c: ReturnType<typeof parseSlot>): c is SlotCopy {
   return "state" in c;
 }
 
+/** Storage as the save readers need it: the virtual board's, or the real engine's mirror of the slots. */
+export type SaveSource = Pick<VirtualStorage, "readString">;
+
 /** Every slot file in Storage, parsed. */
-export function slotCopies(storage: VirtualStorage): ReturnType<typeof parseSlot>[] {
+export function slotCopies(storage: SaveSource): ReturnType<typeof parseSlot>[] {
   const out: ReturnType<typeof parseSlot>[] = [];
   for (const name of SLOT_NAMES) {
     const text = storage.readString(name);
@@ -57,7 +60,7 @@ export function slotCopies(storage: VirtualStorage): ReturnType<typeof parseSlot
 }
 
 /** The newest valid copy in Storage (highest sequence), or null. */
-export function newestCopy(storage: VirtualStorage): SlotCopy | null {
+export function newestCopy(storage: SaveSource): SlotCopy | null {
   let best: SlotCopy | null = null;
   for (const c of slotCopies(storage)) if (isCopy(c) && (!best || c.seq > best.seq)) best = c;
   return best;

@@ -8,9 +8,12 @@
  * the hint being shown, the resume key) is read off its LEDs; counts come from the core's functions.
  */
 import type { VirtualBoard } from "./board.ts";
-import { newestCopy } from "./saves.ts";
+import { newestCopy, type SaveSource } from "./saves.ts";
 import { defaultSettings, type SavedState } from "../firmware/ui/app.ts";
 import { settingsByName, type NamedSettings } from "../firmware/ui/menu.ts";
+import { REFUSAL_COLOURS } from "../firmware/ui/render.ts";
+import { COLOUR_NAMES } from "../firmware/ui/palette.ts";
+import { REFUSAL_NAMES } from "../firmware/core/types.ts";
 import { G_RESUME } from "../firmware/ui/app.ts";
 import { gamesPlayed, rulesOf, unitRole } from "../firmware/core/match.ts";
 import { countConsistent } from "../firmware/core/codes.ts";
@@ -57,8 +60,11 @@ export interface UnitStatus {
   keys: Record<string, KeyLegend>;
 }
 
+/** What the status reads of a board, on either engine (the real one mirrors the save slots: sim/espruino/engine.ts). */
+export type StatusBoard = Pick<VirtualBoard, "profile" | "colours" | "isOn" | "ledsPowered"> & { readonly storage: SaveSource };
+
 /** The firmware's saved state, decoded; null before its first save. (The one use of the save format.) */
-function savedState(board: VirtualBoard): SavedState | null {
+function savedState(board: StatusBoard): SavedState | null {
   return newestCopy(board.storage)?.state ?? null;
 }
 
@@ -71,7 +77,7 @@ export class StatusReader {
   private hintFor = "";
   private hintCount = 0;
 
-  constructor(readonly board: VirtualBoard) {}
+  constructor(readonly board: StatusBoard) {}
 
   private latest(): SavedState | null {
     const st = this.board.storage;
@@ -107,17 +113,28 @@ export class StatusReader {
     if (screen === "flip" && saved?.flip) return flipStatus(saved.flip, profile);
     if (screen === "play" && saved?.match) {
       const st = playStatus(saved.match, profile, leds, (m) => this.codesThatFit(m));
-      if (alertLed === "red" && !saved.match.wrongInfo) st.alert = REFUSED;
+      if (refusal(alertLed) && !(alertLed === "red" && saved.match.wrongInfo)) st.alert = refusal(alertLed);
       return st;
     }
     const st = menuStatus(settings, leds, saved);
     st.keys = legendsByKey(profile, menuLegends(settings.preset === "brainflip" ? "brainflip" : "codebreaker"));
-    if (alertLed === "red") st.alert = REFUSED;
+    if (alertLed === "red") st.alert = refusal(alertLed);
     return st;
   }
 }
 
-const REFUSED = "Refused: that key does nothing now, or the row is not allowed (the holes at fault flash). Nothing was used.";
+/** What a refusal's colour on status LED 2 says (ui/render.ts REFUSAL_COLOURS), or "" for another colour. */
+function refusal(colour: string | undefined): string {
+  const why: Record<string, string> = {
+    phase: "that key does nothing now",
+    incomplete: "the row has empty holes (they flash)",
+    repeat: "a colour is used twice, which this game does not allow (the pegs flash)",
+    blank: "this game has no blanks",
+    "feedback-range": "no code gives that answer (too many marks, or all but one exact with one near)",
+  };
+  const i = REFUSAL_COLOURS.findIndex((c) => COLOUR_NAMES[c] === colour);
+  return i < 0 ? "" : `Refused: ${why[REFUSAL_NAMES[i]]}. Nothing was used.`;
+}
 
 function settingsText(s: NamedSettings): string {
   if (s.preset === "brainflip")
@@ -132,10 +149,15 @@ function menuStatus(s: NamedSettings, leds: Record<string, string[]>, saved: Sav
   const rows = flip
     ? "row 1 the game, row 2 the rules, row 3 the players, row 4 the grid, row 5 brightness"
     : "row 1 the game, row 2 normal or harder, row 3 the roles, row 4 the match length, row 5 brightness";
-  const line =
-    `Menu: ${settingsText(s)}. Each pad row is one setting (${rows}); the chosen option is white. ` +
-    `OK (bottom right, blinking green) starts a new match` +
-    (resumable ? "; resume (row 6, column 5, cyan) goes back to the game in progress." : ".");
+  // OK over a game begun and not over asks for a second press (ui/menu.ts): status LED 2 yellow meanwhile.
+  const unfinished = flip ? !!saved?.flip && !saved.flip.over : !!saved?.match && !saved.match.over;
+  const asking = unfinished && (leds.status ?? [])[1] === "yellow";
+  const line = asking
+    ? "Press OK again to start a new game: the game in progress will be lost. Any other key keeps it (resume goes back to it)."
+    : `Menu: ${settingsText(s)}. Each pad row is one setting (${rows}); the chosen option is white. ` +
+      `OK (bottom right, blinking green) starts a new match` +
+      (unfinished ? " (twice: a game is in progress)" : "") +
+      (resumable ? "; resume (row 6, column 5, cyan) goes back to the game in progress." : ".");
   const st: UnitStatus = {
     screen: "menu",
     line,

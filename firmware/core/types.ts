@@ -50,15 +50,15 @@ export interface Rules {
  * every key and frame and keeps them in its saves, and a name costs bytes at every use in the bundle.
  * The *_NAMES tables name them for views, tests and tools (not in the bundle).
  */
-export const REFUSED_INCOMPLETE = 0;
-export const REFUSED_REPEAT = 1;
-export const REFUSED_BLANK = 2;
-export const REFUSED_RANGE = 3;
-/** The action does not belong to the game's phase. */
-export const REFUSED_PHASE = 4;
+/** The action does not belong to the game's phase (a key that does nothing now). */
+export const REFUSED_PHASE = 0;
+export const REFUSED_INCOMPLETE = 1;
+export const REFUSED_REPEAT = 2;
+export const REFUSED_BLANK = 3;
+export const REFUSED_RANGE = 4;
 /** Feedback counts that no code can give. */
 export const REFUSED_FEEDBACK_RANGE = 5;
-export const REFUSAL_NAMES = ["incomplete", "repeat", "blank", "range", "phase", "feedback-range"];
+export const REFUSAL_NAMES = ["phase", "incomplete", "repeat", "blank", "range", "feedback-range"];
 /** A code's fault: incomplete, repeat, blank or range. */
 export type InvalidReason = number;
 /** Why a code was refused, and the positions (0-based holes) at fault. */

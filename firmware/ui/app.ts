@@ -6,6 +6,7 @@
  */
 import { checkConfig, checkMatchState } from "../core/match";
 import type { MatchState } from "../core/types";
+import { REFUSED_PHASE } from "../core/types";
 import { checkFlipConfig, checkFlipState } from "../core/brainflip";
 import type { FlipState } from "../core/brainflip";
 import type { Layout } from "./layout";
@@ -72,6 +73,8 @@ export class App implements MenuContext {
   /** A refusal shows until then, on the target's holes at these positions. */
   flashUntil = 0;
   flashTarget: FlashTarget = FLASH_ENTRY;
+  /** Why (REFUSED_*, core/types.ts): status LED 2 says it by its colour. */
+  flashReason = REFUSED_PHASE;
   flashPositions: number[] = [];
   /** A message-less alert (status LED) until this time, e.g. after resuming from a bad save. */
   warnUntil = 0;
@@ -167,7 +170,7 @@ export class App implements MenuContext {
   key(k: number, down: boolean, now: number): void {
     this.now = now;
     if (down && this.screen !== this.selfTest) this.blinkEpoch = now;
-    this.screen.key(k, this.gridPos[k], down, now);
+    this.screen.key(k, this.gridPos[k], down);
   }
 
   /** Another screen (the menu, or a game resumed), with a click; saved. */
@@ -179,11 +182,11 @@ export class App implements MenuContext {
   }
 
   /** OK on the menu: a new game of the chosen kind. */
-  start(now: number): void {
+  start(): void {
     const s = this.settings;
     if (s[S_GAME] === "brainflip") this.flip.start(s);
     else if (!this.play.start(s)) {
-      this.refuse(FLASH_ENTRY, [], now);
+      this.refuse();
       return;
     }
     this.screen = this.game();
@@ -201,11 +204,16 @@ export class App implements MenuContext {
     return this.settings[S_LOCK] && this.secretHeld();
   }
 
-  /** A refused action: a low tone and the offending pegs (or the whole row) flash; nothing changes. */
-  refuse(target: FlashTarget, positions: number[], now: number): void {
-    this.flashTarget = target;
-    this.flashPositions = positions;
-    this.flashUntil = now + FLASH_MS;
+  /**
+   * A refused action: a low tone, status LED 2 in the reason's colour (REFUSAL_COLOURS) and the holes at
+   * fault (of the entry, the secret or the feedback: `target`) flashing, for FLASH_MS; nothing changes.
+   * With no arguments: a key that does nothing now.
+   */
+  refuse(target?: FlashTarget, reason?: number, positions?: number[]): void {
+    this.flashTarget = target || FLASH_ENTRY;
+    this.flashReason = reason || REFUSED_PHASE;
+    this.flashPositions = positions || [];
+    this.flashUntil = this.now + FLASH_MS;
     this.tune = TUNE_REFUSE;
   }
 }

@@ -4,7 +4,7 @@
  * and what it draws both follow one named mode (mode()), derived from the match and the work in hand.
  */
 import { EMPTY, PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED } from "../core/types";
-import { REFUSED_FEEDBACK_RANGE, ROLE_BREAKER, ROLE_MAKER } from "../core/types";
+import { REFUSED_BLANK, REFUSED_FEEDBACK_RANGE, ROLE_BREAKER, ROLE_MAKER } from "../core/types";
 import type { Code, Feedback, MatchState, Refusal, Result, Rules } from "../core/types";
 import {
   answer,
@@ -162,8 +162,12 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   resumable(): boolean {
+    return this.unfinished() && (this.match as MatchState).config.preset === this.app.settings[S_GAME];
+  }
+
+  unfinished(): boolean {
     const m = this.match;
-    return m !== null && !m.over && m.config.preset === this.app.settings[S_GAME];
+    return m !== null && !m.over;
   }
 
   /**
@@ -177,7 +181,7 @@ export class CodebreakerScreen implements GameScreen {
     return g.secret !== null && (g.phase === PHASE_GUESS || g.phase === PHASE_FEEDBACK);
   }
 
-  key(k: number, g: number, down: boolean, now: number): void {
+  key(k: number, g: number, down: boolean): void {
     const app = this.app;
     const m = this.match as MatchState;
     const mk = app.layout.maker;
@@ -190,63 +194,67 @@ export class CodebreakerScreen implements GameScreen {
     switch (this.mode()) {
       case MATCH_OVER:
         if (ok) app.go(app.menu);
-        else app.refuse(FLASH_ENTRY, [], now);
+        else app.refuse();
         return;
       case GAME_ENDED:
-        if (ok) this.commit(nextGame(m), FLASH_ENTRY, now);
-        else app.refuse(FLASH_ENTRY, [], now);
+        if (ok) this.commit(nextGame(m), FLASH_ENTRY);
+        else app.refuse();
         return;
       case KEY_SECRET:
-        if (mk) this.entryKeyMaker(k, now);
-        else this.entryKeyGrid(g, now, FLASH_SECRET);
+        if (mk) this.entryKeyMaker(k);
+        else this.entryKeyGrid(g, FLASH_SECRET);
         return;
       case KEY_GUESS:
         // On a build with a codemaker pad, its keys are not the codebreaker's.
-        if (mk && g < 0) app.refuse(FLASH_ENTRY, [], now);
-        else this.entryKeyGrid(g, now, FLASH_ENTRY);
+        if (mk && g < 0) app.refuse();
+        else this.entryKeyGrid(g, FLASH_ENTRY);
         return;
       case KEY_FEEDBACK:
-        this.feedbackKey(k, g, now);
+        this.feedbackKey(k, g);
         return;
       case CHECKING:
-        app.refuse(FLASH_FEEDBACK, [], now);
+        app.refuse(FLASH_FEEDBACK);
         return;
       default:
-        app.refuse(FLASH_ENTRY, [], now);
+        app.refuse();
     }
   }
 
   /** Colour, blank, slot, undo, clear and OK keys of the grid, for a guess (FLASH_ENTRY) or a secret (FLASH_SECRET, on one-pad builds). */
-  private entryKeyGrid(g: number, now: number, what: FlashTarget): void {
+  private entryKeyGrid(g: number, what: FlashTarget): void {
     const rules = rulesOf(this.match as MatchState);
     const app = this.app;
     if (g >= G_COLOUR && g < G_COLOUR + rules.colours) this.place(g - G_COLOUR);
-    else if (g === G_BLANK && rules.blanks) this.place(rules.colours);
-    else if (g >= G_SLOT && g < G_SLOT + rules.pegs) {
+    else if (g === G_BLANK) {
+      if (rules.blanks) this.place(rules.colours);
+      else app.refuse(what, REFUSED_BLANK);
+    } else if (g >= G_SLOT && g < G_SLOT + rules.pegs) {
       this.cursor = g - G_SLOT;
       app.tune = TUNE_CLICK;
-    } else if (g === G_UNDO) this.undo(now);
+    } else if (g === G_UNDO) this.undo();
     else if (g === G_CLEAR) {
       this.resetEntry();
       app.tune = TUNE_CLICK;
-    } else if (g === G_OK) this.submitEntry(what, now);
+    } else if (g === G_OK) this.submitEntry(what);
     else if (g === G_HINT && what === FLASH_ENTRY) {
-      this.hintUntil = now + HINT_MS;
+      this.hintUntil = app.now + HINT_MS;
       if (!this.busy) this.hintExample();
       app.tune = TUNE_CLICK;
-    } else app.refuse(what, [], now);
+    } else app.refuse(what);
   }
 
   /** The codemaker pad while the secret is entered. */
-  private entryKeyMaker(k: number, now: number): void {
+  private entryKeyMaker(k: number): void {
     const rules = rulesOf(this.match as MatchState);
     const mk = this.app.layout.maker as NonNullable<Layout["maker"]>;
     const colour = mk.colours.indexOf(k);
     if (colour >= 0 && colour < rules.colours) this.place(colour);
-    else if (k === mk.blank && rules.blanks) this.place(rules.colours);
-    else if (k === mk.undo) this.undo(now);
-    else if (k === mk.ok) this.submitEntry(FLASH_SECRET, now);
-    else this.app.refuse(FLASH_SECRET, [], now);
+    else if (k === mk.blank) {
+      if (rules.blanks) this.place(rules.colours);
+      else this.app.refuse(FLASH_SECRET, REFUSED_BLANK);
+    } else if (k === mk.undo) this.undo();
+    else if (k === mk.ok) this.submitEntry(FLASH_SECRET);
+    else this.app.refuse(FLASH_SECRET);
   }
 
   private place(symbol: number): void {
@@ -264,10 +272,10 @@ export class CodebreakerScreen implements GameScreen {
     this.app.tune = TUNE_CLICK;
   }
 
-  private undo(now: number): void {
+  private undo(): void {
     const pos = this.placed.pop();
     if (pos === undefined) {
-      this.app.refuse(FLASH_ENTRY, [], now);
+      this.app.refuse();
       return;
     }
     this.entry[pos] = EMPTY;
@@ -276,18 +284,18 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   /** OK on a guess (FLASH_ENTRY) or a secret (FLASH_SECRET). */
-  private submitEntry(what: FlashTarget, now: number): void {
+  private submitEntry(what: FlashTarget): void {
     const m = this.match as MatchState;
     const code = this.entry.slice();
     let allEmpty = true;
     for (let i = 0; i < code.length; i++) if (code[i] !== EMPTY) allEmpty = false;
     // Playing against the unit, the codemaker may keep the code in their head: OK on an empty secret.
-    if (what === FLASH_SECRET && allEmpty && unitRole(m) === ROLE_BREAKER) this.commit(keepSecretInHead(m), what, now);
-    else this.commit(what === FLASH_SECRET ? setSecret(m, code) : submitGuess(m, code), what, now);
+    if (what === FLASH_SECRET && allEmpty && unitRole(m) === ROLE_BREAKER) this.commit(keepSecretInHead(m), what);
+    else this.commit(what === FLASH_SECRET ? setSecret(m, code) : submitGuess(m, code), what);
   }
 
   /** Exact/near keys, undo and OK while the codemaker gives feedback. */
-  private feedbackKey(k: number, g: number, now: number): void {
+  private feedbackKey(k: number, g: number): void {
     const app = this.app;
     const mk = app.layout.maker;
     const m = this.match as MatchState;
@@ -298,7 +306,7 @@ export class CodebreakerScreen implements GameScreen {
     const isOk = mk ? k === mk.ok : g === G_OK;
     if (isExact || isNear) {
       if (this.fb.exact + this.fb.near >= pegs) {
-        app.refuse(FLASH_FEEDBACK, [], now);
+        app.refuse(FLASH_FEEDBACK, REFUSED_FEEDBACK_RANGE);
         return;
       }
       if (isExact) this.fb.exact++;
@@ -307,7 +315,7 @@ export class CodebreakerScreen implements GameScreen {
       app.tune = TUNE_CLICK;
     } else if (isUndo) {
       const last = this.fbPresses.pop();
-      if (last === undefined) app.refuse(FLASH_FEEDBACK, [], now);
+      if (last === undefined) app.refuse(FLASH_FEEDBACK);
       else {
         if (last) this.fb.exact--;
         else this.fb.near--;
@@ -320,16 +328,16 @@ export class CodebreakerScreen implements GameScreen {
         this.checking = createConflictSearch(rulesOf(m), m.game.rows.concat([{ guess: m.game.pending as Code, feedback: this.fb }]));
         this.solverFor = m;
         this.busy = true;
-        this.busySince = now;
-        this.think(now);
-      } else this.commit(r, FLASH_FEEDBACK, now);
-    } else app.refuse(FLASH_FEEDBACK, [], now);
+        this.busySince = app.now;
+        this.think(app.now);
+      } else this.commit(r, FLASH_FEEDBACK);
+    } else app.refuse(FLASH_FEEDBACK);
   }
 
   /** Applies a core result: on success the new state is saved and the unit takes its turn; a refusal costs nothing. */
-  private commit(r: Result<MatchState>, target: FlashTarget, now: number): void {
+  private commit(r: Result<MatchState>, target: FlashTarget): void {
     if (!r.ok) {
-      this.refuseWith(r.refusal, target, now);
+      this.refuseWith(r.refusal, target);
       return;
     }
     const before = this.match as MatchState;
@@ -390,7 +398,7 @@ export class CodebreakerScreen implements GameScreen {
     if (checking) {
       if (!checking.step(SOLVER_SLICE, this.sliceOver)) return false;
       this.busy = false;
-      this.commit(answer(this.match as MatchState, this.fb, checking.rows()), FLASH_FEEDBACK, now);
+      this.commit(answer(this.match as MatchState, this.fb, checking.rows()), FLASH_FEEDBACK);
       return true;
     }
     if (!this.solver || !this.solver.step(SOLVER_SLICE, this.sliceOver)) return false;
@@ -414,10 +422,14 @@ export class CodebreakerScreen implements GameScreen {
     for (let i = 0; i < example.length; i++) this.placed.push(i);
   }
 
-  private refuseWith(refusal: Refusal, target: FlashTarget, now: number): void {
+  private refuseWith(refusal: Refusal, target: FlashTarget): void {
     const m = this.match as MatchState;
     if (refusal.refused === REFUSED_FEEDBACK_RANGE) target = FLASH_FEEDBACK;
-    this.app.refuse(target, refusal.positions.length ? refusal.positions : target === FLASH_FEEDBACK ? [m.game.rows.length] : [], now);
+    this.app.refuse(
+      target,
+      refusal.refused,
+      refusal.positions.length ? refusal.positions : target === FLASH_FEEDBACK ? [m.game.rows.length] : [],
+    );
   }
 
   resetEntry(): void {
@@ -452,7 +464,7 @@ export class CodebreakerScreen implements GameScreen {
         const at = L.seg.keys + (wi.rows[i] - shift) * L.pegs;
         if (wi.rows[i] < shift) continue;
         frame.fill(OFF, at, at + L.pegs);
-        if (wi.correct) drawFeedback(frame, at, L.pegs, rules, wi.correct);
+        if (wi.correct) drawFeedback(frame, at, rules, wi.correct);
       }
     const entryOnBoard = mode === KEY_GUESS && current < rules.rows;
     if (entryOnBoard) this.drawEntry(frame, L.seg.board + row * L.pegs, rules, cursorOn, flashOff && app.flashTarget === FLASH_ENTRY);
@@ -460,9 +472,9 @@ export class CodebreakerScreen implements GameScreen {
       drawCode(frame, L.seg.board + row * L.pegs, rules, game.pending);
       const keysStart = L.seg.keys + row * L.pegs;
       if (!(flashOff && app.flashTarget === FLASH_FEEDBACK)) {
-        drawFeedback(frame, keysStart, L.pegs, rules, this.fb);
-        // Unfilled key holes of the row awaiting feedback blink, so the codemaker sees it is their turn.
-        if (cursorOn) for (let i = 0; i < L.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
+        drawFeedback(frame, keysStart, rules, this.fb);
+        // Unfilled key holes of the row awaiting feedback blink (the preset's holes only), so the codemaker sees it is their turn.
+        if (cursorOn) for (let i = 0; i < rules.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
       }
     }
     // The secret: revealed at the end; under the shield it shows to the (human) codemaker only.
@@ -509,7 +521,7 @@ export class CodebreakerScreen implements GameScreen {
     for (; n < rows.length; n++)
       if (n >= shift) {
         drawCode(base, L.seg.board + (n - shift) * L.pegs, rules, rows[n].guess);
-        drawFeedback(base, L.seg.keys + (n - shift) * L.pegs, L.pegs, rules, rows[n].feedback);
+        drawFeedback(base, L.seg.keys + (n - shift) * L.pegs, rules, rows[n].feedback);
       }
     this.baseRows = n;
     this.baseLast = n > 0 ? rows[n - 1] : null;

@@ -29,7 +29,6 @@ import { Clock, pad, BLINK_ON, BLINK_PERIOD } from "./frame";
 import type { Layout } from "./layout";
 import type { GameScreen } from "./screen";
 import type { App } from "./app";
-import { FLASH_ENTRY } from "./screen";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, PINK, RED, VIOLET, WHITE, YELLOW } from "./palette";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_SOLVED } from "./tunes";
 
@@ -76,6 +75,10 @@ export class FlipScreen implements GameScreen {
     return this.state !== null && !this.state.over;
   }
 
+  unfinished(): boolean {
+    return this.resumable();
+  }
+
   /** A round whose card is picked: the Master's secret. */
   holdsSecret(): boolean {
     const s = this.state;
@@ -96,7 +99,7 @@ export class FlipScreen implements GameScreen {
     return ((card / n) | 0) * 6 + (card % n);
   }
 
-  key(k: number, g: number, down: boolean, now: number): void {
+  key(k: number, g: number, down: boolean): void {
     if (!down) return;
     const s = this.state as FlipState;
     const app = this.app;
@@ -139,7 +142,7 @@ export class FlipScreen implements GameScreen {
       tune = TUNE_FAILED;
     }
     if (!r || !r.ok) {
-      app.refuse(FLASH_ENTRY, [], now);
+      app.refuse();
       return;
     }
     this.state = r.state;

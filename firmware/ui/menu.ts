@@ -17,11 +17,10 @@ import { rulesFor } from "../core/presets";
 import type { Layout } from "./layout";
 import { G_OK } from "./layout";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, RED, VIOLET, WHITE, YELLOW } from "./palette";
-import { BLINK_ON, BLINK_PERIOD, Clock } from "./frame";
-import { TUNE_CLICK } from "./tunes";
+import { BLINK_ON, BLINK_PERIOD, Clock, FLASH_HALF } from "./frame";
+import { TUNE_CLICK, TUNE_CONFIRM } from "./tunes";
 import type { Screen } from "./screen";
 import type { App } from "./app";
-import { FLASH_ENTRY } from "./screen";
 
 /** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
 export type GameId = PresetId | "brainflip";
@@ -117,6 +116,9 @@ export const SLEEP_MENU = [2, 5, 15];
 const ON_OFF = [true, false];
 const OFF_ON = [false, true];
 const ON_OFF_COLOURS = [GREEN, RED];
+
+/** How long the menu waits for the OK that confirms a new game over an unfinished one. */
+export const CONFIRM_MS = 3000;
 
 /** Grid positions of the menu's own keys (row 6): the console lock, resume, OK (as on the play screen). */
 export const G_LOCK = 31;
@@ -293,24 +295,34 @@ export const MENU_KEY_LEGENDS: Record<number, string> = { 34: "resume", 35: "OK:
 /** The menu screen: every key and every LED of it comes from the game's table above. */
 export class MenuScreen implements Screen {
   readonly name = "menu";
+  /** Until then a second OK starts a new game over the unfinished one. */
+  confirmUntil = 0;
   /** The pad as last drawn, and what it was drawn from. */
   private readonly image = new Uint8Array(36);
   private stamp = "";
 
   constructor(readonly app: App) {}
 
-  key(_k: number, g: number, down: boolean, now: number): void {
+  key(_k: number, g: number, down: boolean): void {
     const app = this.app;
     const s = app.settings;
     if (!down) return;
+    const confirming = app.now < this.confirmUntil;
+    this.confirmUntil = 0;
     if (g === G_OK) {
-      app.start(now);
+      // A new game would replace one begun and not over: the first OK asks (OK blinking fast, status LED 2
+      // yellow, a warning tone), a second within CONFIRM_MS starts it; any other key lets it be.
+      if (app.game().unfinished() && !confirming) {
+        this.confirmUntil = app.warnUntil = app.now + CONFIRM_MS;
+        app.tune = TUNE_CONFIRM;
+      } else app.start();
       return;
     }
+    if (confirming) app.warnUntil = 0;
     if (g === G_RESUME) {
       const game = app.game();
       if (game.resumable()) app.go(game);
-      else app.refuse(FLASH_ENTRY, [], now);
+      else app.refuse();
       return;
     }
     const items = menuFor(s);
@@ -326,7 +338,7 @@ export class MenuScreen implements Screen {
       app.saveWanted = true;
       return;
     }
-    app.refuse(FLASH_ENTRY, [], now);
+    app.refuse();
   }
 
   draw(frame: Uint8Array, clock: Clock): void {
@@ -356,6 +368,8 @@ export class MenuScreen implements Screen {
       if (resumable) img[G_RESUME] = CYAN;
     }
     frame.set(img, p);
-    frame[p + G_OK] = clock.blink(BLINK_PERIOD, BLINK_ON) ? GREEN : OFF;
+    const confirming = clock.now < this.confirmUntil;
+    if (confirming) clock.at(this.confirmUntil);
+    frame[p + G_OK] = (confirming ? clock.blink(FLASH_HALF * 2, FLASH_HALF) : clock.blink(BLINK_PERIOD, BLINK_ON)) ? GREEN : OFF;
   }
 }

@@ -180,7 +180,10 @@ export function playLedProblems(p: Profile, frame: string[], m: MatchState): str
   const wrongRows = m.wrongInfo ? m.wrongInfo.rows : [];
   m.game.rows.forEach((row, r) => {
     const pegs = frame.slice(seg.board.start + r * w, seg.board.start + r * w + rules.pegs);
-    const keys = frame.slice(seg.keys.start + r * w, seg.keys.start + (r + 1) * w);
+    // The feedback fills the preset's holes only; key LEDs past them stay dark.
+    const keys = frame.slice(seg.keys.start + r * w, seg.keys.start + r * w + rules.pegs);
+    const past = frame.slice(seg.keys.start + r * w + rules.pegs, seg.keys.start + (r + 1) * w);
+    if (past.some((c) => c !== "off")) out.push(`row ${r + 1}: key LEDs past the preset's ${rules.pegs} holes lit: ${past.join(",")}`);
     const guess = codeFromLeds(pegs, rules);
     if (!guess) {
       out.push(`row ${r + 1} shows ${pegs.join(",")}, not a code`);

@@ -117,12 +117,15 @@ export class Player {
       keys.push(gridKey(18 + FLIP_GRID_MENU.indexOf(goal.grid)));
       if (set.unitFlips !== goal.unitFlips) keys.push(gridKey(G_UNIT_FLIPS));
       keys.push(gridKey(G_OK));
+      // A game begun and not over is replaced only on a confirming OK.
+      if (s.flip && !s.flip.over) keys.push(gridKey(G_OK));
       return { label: `start ${goalName(goal)}`, keys };
     }
     keys.push(gridKey(6 + (goal.harder ? 1 : 0)));
     keys.push(gridKey(12 + MODE_MENU.indexOf(goal.mode)));
     if (goal.game !== "race") keys.push(gridKey(18 + GAMES_MENU.indexOf(goal.games)));
     keys.push(gridKey(G_OK));
+    if (s.match && !s.match.over) keys.push(gridKey(G_OK));
     return { label: `start ${goalName(goal)}${goal.harder ? " (harder)" : ""}`, keys };
   }
 

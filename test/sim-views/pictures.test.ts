@@ -203,8 +203,8 @@ describe("the simulator deals the pictures for each Brain Flip game", () => {
     sim.command("tap p65\nwait 100");
     expect(cards()).toEqual(first);
 
-    // A new game: new pictures.
-    sim.command("tap m11\nwait 100\ntap p66\nwait 100");
+    // A new game (over the one in progress, so OK twice): new pictures.
+    sim.command("tap m11\nwait 100\ntap p66\nwait 100\ntap p66\nwait 100");
     const second = cards()!;
     expect(second.game).toBe(2);
     expect(new Set(second.pictures).size).toBe(36);
@@ -212,11 +212,11 @@ describe("the simulator deals the pictures for each Brain Flip game", () => {
     // Left before the pick and resumed: the same; a new game with the same settings: new ones.
     sim.command("tap m11\nwait 100\ntap p65\nwait 100");
     expect(cards()).toEqual(second);
-    sim.command("tap m11\nwait 100\ntap p66\nwait 100");
+    sim.command("tap m11\nwait 100\ntap p66\nwait 100\ntap p66\nwait 100");
     expect(cards()!.game).toBe(3);
     expect(cards()!.pictures).not.toEqual(second.pictures);
     // A 3x3 game: 9 cards.
-    sim.command("tap m11\nwait 100\ntap p42\nwait 100\ntap p66\nwait 100");
+    sim.command("tap m11\nwait 100\ntap p42\nwait 100\ntap p66\nwait 100\ntap p66\nwait 100");
     expect(cards()).toMatchObject({ game: 4, grid: 3 });
     expect(new Set(cards()!.pictures).size).toBe(9);
     // A codebreaker match shows no cards.
@@ -246,7 +246,7 @@ describe("the simulator deals the pictures for each Brain Flip game", () => {
     sim = await startSimulator({ firmware: firmware(), port: 0, realtime: false, storageFile });
     sim.command("wait 300");
     expect(cards()).toEqual(dealt);
-    sim.command("tap m11\nwait 100\ntap p66\nwait 100");
+    sim.command("tap m11\nwait 100\ntap p66\nwait 100\ntap p66\nwait 100");
     expect(cards()!.game).toBe(dealt.game + 1);
   });
 });
