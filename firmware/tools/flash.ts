@@ -813,7 +813,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
       if (!others.length && (report.files.length || report.trashBytes)) {
         // Only what this tool writes (and the saves it carries) is there: erased, so that .bootcde starts Storage again.
         out(
-          `erasing the board's Storage first: it holds only files this flash writes (${report.files.map(([n]) => n).join(", ") || "and trash"}), and ${BOOT_FILE} must start Storage for the pad to keep compaction off its pages\n`,
+          `erasing the board's Storage first: it holds only files this flash writes${slotsThere.length ? " and the save slots" : ""} (${report.files.map(([n]) => n).join(", ") || "and trash"}), and ${BOOT_FILE} must start Storage for the pad to keep compaction off its pages\n`,
         );
         await link.run('require("Storage").eraseAll()', 120_000);
         report = await boardReport(link);

@@ -22,10 +22,9 @@ import { BOOT_FILE, VirtualBoard } from "../../sim/board.ts";
 import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
 import { countBrackets, formatResult, startConsoleServer, type ConsoleServer } from "../../sim/console.ts";
 import { OLD_SAVE } from "./saves.ts";
-import { flash, saveCrc } from "../../firmware/tools/flash.ts";
+import { flash, saveCrc, type FlashResult } from "../../firmware/tools/flash.ts";
 import { upgradeSlot } from "../../firmware/tools/save-upgrade.ts";
 import { EspruinoBoard } from "../../sim/espruino/engine.ts";
-import { preludeSource } from "../../sim/espruino/prelude.ts";
 
 const CLI = join(ROOT, "node_modules/espruino/bin/espruino-cli.js");
 const HAS_CLI = existsSync(CLI);
@@ -515,18 +514,30 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
     });
 
     it("carries a saved game across a re-flash: .bootcde, pad, tables, then the save; a format-1 save comes back as format 2 and the unit resumes it", async () => {
-      // The unit that boots from this flash afterwards (the real engine: its prelude models the board).
-      const unit = new EspruinoBoard({ firmware: readFileSync(bundle, "latin1"), mode: "flash", build: "espruino" });
-      try {
+      // The unit is the real engine (sim/espruino/engine.ts, mode "flash"), whose first power-on flashes it. Here that
+      // step is a re-flash over a unit in the middle of a match: an old firmware and its saves, then npm run flash,
+      // then the engine's board model (its prelude) as .boot0, as the engine writes it; then the unit boots from that
+      // flash. The saves are mirrored to the host, so what the unit keeps can be read as it runs.
+      const unit = new EspruinoBoard({
+        firmware: readFileSync(bundle, "latin1"),
+        mode: "flash",
+        build: "espruino",
+        mirror: ["bb.s0", "bb.s1"],
+      });
+      const engine = unit as unknown as { flashFirmware: () => Promise<void>; prelude: () => string; flashed: boolean };
+      let text = "";
+      let r: FlashResult | undefined;
+      let flashed: ReturnType<typeof readFlashFile> = [];
+      let upgraded = "";
+      engine.flashFirmware = async () => {
         real = await startRealEspruino({ dir: unit.dir });
-        // A unit of the first firmware in the middle of a match, flashed the old way (its code last) and played: a
-        // format-1 save in bb.s1 (a referee game, one row), and a corrupt copy in bb.s0.
+        // A unit of the first firmware, flashed the old way (its code last) and played: a format-1 save in bb.s1 (a
+        // referee game, one row) and a corrupt copy in bb.s0.
         const corrupt = OLD_SAVE.replace("|41226|", "|41227|");
         expect(await ask(real.port, `require("Storage").write("bb.s0", ${JSON.stringify(corrupt)})`)).toBe(true);
         expect(await ask(real.port, `require("Storage").write("bb.s1", ${JSON.stringify(OLD_SAVE)})`)).toBe(true);
         expect(await ask(real.port, `require("Storage").write(".bootcde", ${JSON.stringify(LINUX_FIRMWARE)})`)).toBe(true);
-        let text = "";
-        const r = await flash({
+        r = await flash({
           port: real.port,
           bundle,
           outDir: join(dir, "real-carry"),
@@ -534,61 +545,54 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
           out: (t) => (text += t),
           err: (t) => (text += t),
         });
-        expect(r.exitCode, text).toBe(0);
-        expect(r.saves).toEqual({
-          kept: [{ name: "bb.s1", seq: 5, format: 1, upgraded: true, what: "Brainiac match, game 1 of 4" }],
-          dropped: [{ name: "bb.s0", problem: "checksum mismatch" }],
-        });
-        // The layout: .bootcde at 0, its pad, the tables from a page boundary, then the save after the last table.
-        const tables = solverTablesFor(5).map((t) => t.name);
-        const pad = r.padBytes === undefined ? [] : [PAD_FILE];
-        const order = [BOOT_FILE, ...pad, ...tables, "bb.s1"];
-        expect(await ask(real.port, 'require("Storage").list()')).toEqual(order);
-        const flashed = readFlashFile(real.dir);
-        expect(flashed.map((f) => f.name)).toEqual(order);
-        expect(flashed[0].offset).toBe(0);
-        if (pad.length) expect(flashed[2].offset % BOARDS.pico.storagePageBytes).toBe(0);
-        const last = flashed[flashed.length - 2];
-        expect(flashed.at(-1)).toMatchObject({ name: "bb.s1", offset: last.offset + storageFootprint(last.size) });
-        expect(r.layout).toEqual({
-          files: flashed.map((f) => ({ name: f.name, offset: f.offset, bytes: f.size })),
-          protected: pad.length > 0,
-        });
-        // Format 2 now, same name and sequence, as the unit reads it.
-        const upgraded = await ask<string>(real.port, 'require("Storage").read("bb.s1")');
-        expect(upgraded).toBe(upgradeSlot(OLD_SAVE, saveCrc));
-        expect(upgraded.startsWith("BB2|5|")).toBe(true);
+        flashed = readFlashFile(real.dir);
+        upgraded = await ask<string>(real.port, 'require("Storage").read("bb.s1")');
         expect(await ask(real.port, `E.CRC32(require("Storage").read("bb.s1"))`)).toBe(crc32(Buffer.from(upgraded, "latin1")));
-
-        // The board model (the prelude) goes in .boot0, as the real engine flashes it, then the unit is powered on.
-        const prelude = preludeSource(unit.profile, {
-          bounceMs: 5,
-          seed: 1,
-          ram: false,
-          reportFrames: true,
-          batteryVolts: unit.profile.battery?.fullV ?? 4.0,
-          usb: false,
-          tapHoldMs: 60,
-        });
+        const prelude = engine.prelude();
         const c = await BoardConsole.open(real.port);
         try {
           for (let at = 0; at < prelude.length; at += 600)
             await c.run(
               `require("Storage").write(".boot0",${JSON.stringify(prelude.slice(at, at + 600))},${at}${at ? "" : `,${prelude.length}`})`,
             );
-          expect(await c.query(`require("Storage").read(".boot0").length`)).toBe(prelude.length);
+          expect(await c.query(`E.CRC32(require("Storage").read(".boot0"))`)).toBe(crc32(Buffer.from(prelude, "latin1")));
         } finally {
           await c.close();
         }
         await real.stop();
         real = undefined;
-        // The engine flashes on its first power-on with npm run flash; this flash is done already, so it boots from it.
-        (unit as unknown as { flashed: boolean }).flashed = true;
+        engine.flashed = true;
+      };
+      try {
         await unit.powerOn();
+        expect(r!.exitCode, text).toBe(0);
+        expect(r!.saves).toEqual({
+          kept: [{ name: "bb.s1", seq: 5, format: 1, upgraded: true, what: "Brainiac match, game 1 of 4" }],
+          dropped: [{ name: "bb.s0", problem: "checksum mismatch" }],
+        });
+        expect(text).toContain("warning: bb.s0: checksum mismatch, not kept");
+        // The layout, from the interpreter's flash file: .bootcde at 0, its pad, the tables from a page boundary, then
+        // the save right after the last table (then .boot0, the board model, written after the flash).
+        const tables = solverTablesFor(5).map((t) => t.name);
+        const pad = r!.padBytes === undefined ? [] : [PAD_FILE];
+        const order = [BOOT_FILE, ...pad, ...tables, "bb.s1"];
+        expect(flashed.map((f) => f.name)).toEqual(order);
+        expect(flashed[0].offset).toBe(0);
+        if (pad.length) expect(flashed[2].offset % BOARDS.pico.storagePageBytes).toBe(0);
+        const last = flashed[flashed.length - 2];
+        expect(flashed.at(-1)).toMatchObject({ name: "bb.s1", offset: last.offset + storageFootprint(last.size) });
+        expect(r!.layout).toEqual({
+          files: flashed.map((f) => ({ name: f.name, offset: f.offset, bytes: f.size })),
+          protected: pad.length > 0,
+        });
+        // Format 2 now, the same name and sequence, as the unit reads it.
+        expect(upgraded).toBe(upgradeSlot(OLD_SAVE, saveCrc));
+        expect(upgraded.startsWith("BB2|5|")).toBe(true);
+
+        // The unit boots from that flash and resumes the game: its row (red green blue yellow) and key pegs (2 white).
         await unit.advance(500);
         expect(unit.errors).toEqual([]);
         expect(unit.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
-        // The resumed game: its row (red green blue yellow) and its key pegs (2 white), the console locked.
         expect(unit.colours("board").slice(0, 4)).toEqual(["red", "green", "blue", "yellow"]);
         expect(
           unit
@@ -597,6 +601,7 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
             .filter((k) => k === "white"),
         ).toHaveLength(2);
         expect(unit.consoleLocked).toBe(true);
+        expect(unit.storage.readString("bb.s1")?.startsWith("BB2|5|")).toBe(true);
       } finally {
         await unit.close();
       }
