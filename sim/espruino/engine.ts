@@ -434,7 +434,8 @@ export class EspruinoBoard {
         }
         // The upload ends by starting .bootcde without the boot files, so the firmware may fail there for want
         // of the prelude's pins: what counts is that every file was written and read back intact.
-        const want = 1 + solverTablesFor(this.profile.pegs).length;
+        // .bootcde, the page-aligning pad when there is one, the tables and any save carried across.
+        const want = 1 + (r.padBytes ? 1 : 0) + solverTablesFor(this.profile.pegs).length + (r.saves?.kept.length ?? 0);
         if (
           r.exitCode !== 0 &&
           !(r.verified && r.verified.length === want && /Uncaught ReferenceError: "[A-Z][0-9]+" is not defined/.test(output))
