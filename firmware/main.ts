@@ -117,11 +117,12 @@ function start(): void {
       });
       if (app.takeSave()) saveSoon();
     }
-    thinkLater();
+    thinkLater(THINK_GAP_MS);
   }
 
-  function thinkLater(): void {
-    if (play.busy) sched.at(SLOT_THINK, nowMs() + THINK_GAP_MS, think);
+  /** The next slice of background work: at once after a key's task (a task of its own), or THINK_GAP_MS after a slice. */
+  function thinkLater(gap: number): void {
+    if (play.busy) sched.at(SLOT_THINK, nowMs() + gap, think);
   }
 
   function onKey(key: number, down: boolean): void {
@@ -142,7 +143,7 @@ function start(): void {
     show();
     playTune();
     if (app.takeSave() && app.screen !== selfTest) saveSoon();
-    thinkLater();
+    thinkLater(0);
     lockConsole(app.consoleLockWanted());
   }
 
@@ -153,7 +154,7 @@ function start(): void {
   lockConsole(app.consoleLockWanted());
   show();
   if (app.takeSave()) save();
-  thinkLater();
+  thinkLater(0);
 }
 
 start();

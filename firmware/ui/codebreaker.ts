@@ -51,7 +51,7 @@ const PAD_HINT_LEN = 12;
  * The thinking light's step. Work that ends within the first step (a move from the table, a small
  * candidate list) shows none; the frame is drawn again only when the light moves, not after every slice.
  */
-export const CHASE_MS = 100;
+export const CHASE_MS = 150;
 
 /**
  * Where a match stands, for keys and drawing alike (mode()): the unit making its secret, a human keying
@@ -329,7 +329,6 @@ export class CodebreakerScreen implements GameScreen {
         this.solverFor = m;
         this.busy = true;
         this.busySince = app.now;
-        this.think(app.now);
       } else this.commit(r, FLASH_FEEDBACK);
     } else app.refuse(FLASH_FEEDBACK);
   }
@@ -356,11 +355,12 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   /**
-   * The unit's moves: it makes its secret at once; when it breaks, it starts choosing its guess
-   * (played at once from the table, or by think() in idle time). A human codebreaker's hints start
-   * the same way.
+   * The unit's moves: it makes its secret at once; when it breaks (and for a human codebreaker's hints)
+   * its solver starts on the rows so far, and think() works it out in slices, each a task of its own
+   * (none in the task of the key that asked: its frame goes out first). With `ready`, think() found the
+   * guess: it is played.
    */
-  runUnit(): void {
+  runUnit(ready?: boolean): void {
     for (let guard = 0; guard < 4; guard++) {
       const m = this.match as MatchState;
       const role = unitRole(m);
@@ -371,16 +371,19 @@ export class CodebreakerScreen implements GameScreen {
       if (role === ROLE_MAKER && m.game.phase === PHASE_SECRET) r = setSecret(m, randomSecret(rules, this.rand));
       else if (m.game.phase === PHASE_GUESS) {
         const hints = role !== ROLE_BREAKER;
-        // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
-        if (!this.solver || !rows.length || hints !== this.solverHints)
-          this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
-        this.solverHints = hints;
-        this.solver.start(rows);
-        this.solverFor = m;
-        this.busySince = this.app.now;
-        this.busy = !this.solver.step(SOLVER_SLICE, this.sliceOver);
-        if (this.busy || hints) return;
-        const guess = this.solver.guess();
+        if (!ready) {
+          // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
+          if (!this.solver || !rows.length || hints !== this.solverHints)
+            this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
+          this.solverHints = hints;
+          this.solver.start(rows);
+          this.solverFor = m;
+          this.busySince = this.app.now;
+          this.busy = true;
+          return;
+        }
+        ready = false;
+        const guess = (this.solver as SolverState).guess();
         if (guess) r = submitGuess(m, guess);
       }
       if (!r || !r.ok) return;
@@ -407,8 +410,7 @@ export class CodebreakerScreen implements GameScreen {
       if (now < this.hintUntil) this.hintExample();
       return true;
     }
-    // The same rows again: runUnit takes the guess the solver found and plays it.
-    this.runUnit();
+    this.runUnit(true);
     this.app.tune = TUNE_ACCEPT;
     this.app.saveWanted = true;
     return true;
@@ -489,11 +491,8 @@ export class CodebreakerScreen implements GameScreen {
     this.drawPad(frame, L, rules, mode, cursorOn);
     // Background work: a light runs along the unit's row while it chooses its guess, or along the row's
     // key pegs while an answer is checked, one step every CHASE_MS once the work outlasts the first.
-    if (this.busy && (mode === UNIT_THINKING || mode === CHECKING)) {
-      const steps = Math.floor((clock.now - this.busySince) / CHASE_MS);
-      clock.at(this.busySince + (steps + 1) * CHASE_MS);
-      if (steps > 0) chase(frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, L.pegs, steps - 1);
-    }
+    if (this.busy && (mode === UNIT_THINKING || mode === CHECKING))
+      this.chase(frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, L.pegs, clock);
     if (entryOnBoard && clock.now < this.hintUntil) this.drawHint(frame, L, clock);
     if (L.seg.status >= 0) {
       // Whose move: the codemaker's colour while the secret or feedback is awaited, else the codebreaker's.
@@ -608,6 +607,17 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   /**
+   * The thinking light along `len` LEDs from `start`: one step every CHASE_MS of the work in hand, none in
+   * its first step; notes when it moves next. (Half a millisecond of slack: a render due at a step's time
+   * must count that step, whatever the rounding of the times.)
+   */
+  private chase(frame: Uint8Array, start: number, len: number, clock: Clock): void {
+    const steps = Math.floor((clock.now - this.busySince + 0.5) / CHASE_MS);
+    clock.at(this.busySince + (steps + 1) * CHASE_MS);
+    if (steps > 0) chase(frame, start, len, steps - 1);
+  }
+
+  /**
    * The hint on the track (or the pad's free rows): how many codes still fit. Up to the bar's length,
    * one green LED per code; beyond, orange LEDs, each doubling (n LEDs: about 2^n codes); one red LED:
    * no code fits, the answers contradict each other. A light runs along it while it is worked out.
@@ -619,7 +629,7 @@ export class CodebreakerScreen implements GameScreen {
     const n = this.solver ? this.solver.total() : 0;
     frame.fill(OFF, start, start + len);
     clock.at(this.hintUntil);
-    if (this.busy) chase(frame, start, len, Math.floor((clock.now - this.busySince) / CHASE_MS));
+    if (this.busy) this.chase(frame, start, len, clock);
     else if (!n) frame[start] = RED;
     else frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
   }
