@@ -136,12 +136,13 @@ function start(): void {
     }
     const selfTest = app.selfTest;
     // OK held at power-on starts the self-test (the scanner reports a held key within its first scans).
-    if (down && key === profile.grid[G_OK] && nowMs() - bootAt < SELFTEST_WINDOW_MS && app.screen !== selfTest) app.enterSelfTest(nowMs());
+    if (nowMs() - bootAt < SELFTEST_WINDOW_MS && down && key === profile.grid[G_OK] && app.screen !== selfTest) app.enterSelfTest(nowMs());
     app.key(key, down, nowMs());
     if (app.screen === selfTest) print("key " + key + (down ? " down" : " up"));
-    // The LEDs first, then the sound; the save in a task of its own.
+    // The LEDs first, then the sound and the idle timer; the save in a task of its own.
     show();
     playTune();
+    power.idle();
     if (app.takeSave() && app.screen !== selfTest) saveSoon();
     thinkLater(0);
     lockConsole(app.consoleLockWanted());

@@ -92,6 +92,7 @@ export class KeyScanner {
   }
 
   private disarm(): void {
+    if (!this.watches.length) return;
     for (let i = 0; i < this.watches.length; i++) clearWatch(this.watches[i]);
     this.watches = [];
   }
@@ -113,20 +114,28 @@ export class KeyScanner {
     const cols = this.cols;
     const drive = this.drive;
     const mask = this.colMask;
-    for (let r = 0; r < nRows; r++) {
-      // Drive row r low, let the others float; a closed key then pulls its column low.
-      digitalWrite(rows, drive[r]);
-      raw[r] = ~digitalRead(cols) & mask;
-    }
+    // Without diodes every row is read before any is taken (a rectangle of closed contacts is a ghost);
+    // with them each row is taken as it is read, so a key's event comes before the rows after it are read.
+    const readFirst = !this.diodes;
     let ghost = false;
-    if (!this.diodes)
+    if (readFirst) {
+      for (let r = 0; r < nRows; r++) {
+        // Drive row r low, let the others float; a closed key then pulls its column low.
+        digitalWrite(rows, drive[r]);
+        raw[r] = ~digitalRead(cols) & mask;
+      }
       for (let a = 0; a < nRows && !ghost; a++) for (let b = a + 1; b < nRows; b++) if (manyBits(raw[a] & raw[b])) ghost = true;
+    }
     let live = false;
     const now = nowMs();
     // At rest every row is driven low but those of stuck keys (row-bit order: the last pin is bit 0).
     let rest = all;
     if (!ghost)
       for (let r = 0; r < nRows; r++) {
+        if (!readFirst) {
+          digitalWrite(rows, drive[r]);
+          raw[r] = ~digitalRead(cols) & mask;
+        }
         // Only the columns with a contact closed or a key needing a look (down, counting, stuck): the interpreter
         // pays for every statement, and a press usually touches one column of one row.
         let todo = raw[r] | this.busyCols[r];

@@ -71,7 +71,7 @@ export class Power {
     });
   }
 
-  /** A key event: false when it only wakes the unit (or is the release of that key); restarts the idle time. */
+  /** A key event: false when it only wakes the unit (or is the release of that key). The caller then calls idle(). */
   key(k: number, down: boolean): boolean {
     if (this.sleeping) {
       if (down) {
@@ -84,11 +84,11 @@ export class Power {
       if (!down) this.swallow = -1;
       return false;
     }
-    this.idle();
     return true;
   }
 
-  private idle(): void {
+  /** Restarts the idle time (after a key, once its frame went out). */
+  idle(): void {
     this.sched.at(SLOT_IDLE, nowMs() + (this.empty ? EMPTY_AWAKE_MS : this.hooks.sleepMinutes() * 60000), () => this.sleep());
   }
 

@@ -136,15 +136,31 @@ export class CodebreakerScreen implements GameScreen {
 
   mode(): PlayMode {
     const m = this.match as MatchState;
+    // Asked by every key and every frame: worked out again only when the match or the check changed.
+    if (m === this.modeOf && this.checking === this.modeChecking) return this.modeIs;
     const phase = m.game.phase;
     const role = unitRole(m);
-    if (this.checking) return CHECKING;
-    if (m.over) return MATCH_OVER;
-    if (gameEnded(m)) return GAME_ENDED;
-    if (phase === PHASE_SECRET) return role === ROLE_MAKER ? UNIT_SECRET : KEY_SECRET;
-    if (phase === PHASE_FEEDBACK) return KEY_FEEDBACK;
-    return role === ROLE_BREAKER ? UNIT_THINKING : KEY_GUESS;
+    this.modeOf = m;
+    this.modeChecking = this.checking;
+    return (this.modeIs = this.checking
+      ? CHECKING
+      : m.over
+        ? MATCH_OVER
+        : gameEnded(m)
+          ? GAME_ENDED
+          : phase === PHASE_SECRET
+            ? role === ROLE_MAKER
+              ? UNIT_SECRET
+              : KEY_SECRET
+            : phase === PHASE_FEEDBACK
+              ? KEY_FEEDBACK
+              : role === ROLE_BREAKER
+                ? UNIT_THINKING
+                : KEY_GUESS);
   }
+  private modeOf: MatchState | null = null;
+  private modeChecking: ConflictSearch | null = null;
+  private modeIs: PlayMode = KEY_GUESS;
 
   /** A new match from the settings; false when they do not make one. */
   start(s: Settings): boolean {

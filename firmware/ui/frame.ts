@@ -41,8 +41,16 @@ export function symbolColour(rules: Rules, s: number): number {
   return s < rules.colours ? PEG_COLOURS[s] : OFF;
 }
 
+/** The colour of each symbol under `codeRules`, at symbol + 1 (EMPTY first): a peg is drawn with one lookup. */
+const CODE_COLOURS = new Uint8Array(11);
+let codeRules: Rules | null = null;
+
 export function drawCode(frame: Uint8Array, start: number, rules: Rules, code: Code): void {
-  for (let i = 0; i < code.length; i++) frame[start + i] = symbolColour(rules, code[i]);
+  if (rules !== codeRules) {
+    for (let s = -1; s < 10; s++) CODE_COLOURS[s + 1] = symbolColour(rules, s);
+    codeRules = rules;
+  }
+  for (let i = 0; i < code.length; i++) frame[start + i] = CODE_COLOURS[code[i] + 1];
 }
 
 /**

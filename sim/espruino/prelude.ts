@@ -181,7 +181,7 @@ function edges(changed){
     oSetTimeout(run,0,w.fn,e);}
 }
 function run(fn,a){
-  var t0=getTime();taskStart=t0;taskScan=0;taskBusy0=busy;reportT=0;
+  var t0=getTime();taskStart=t0;taskScan=0;taskBusy0=busy;reportT=0;hwD=0;
   try{fn(a);}finally{
   var d=(getTime()-t0-reportT)*1000;busy+=d;tasks++;
   if(d>stallMax){stallMax=d;stallAt=frameN;}
@@ -222,8 +222,12 @@ global.clearWatch=function(id){
 };
 // Pin functions, watches and neopixel.write are native on a Pico and JavaScript here: their time is kept
 // out of the firmware's figures (counted in hwT, reported apart).
-function hw(f){return function(){if(hwD)return f.apply(this,arguments);var t=getTime();hwD=1;try{return f.apply(this,arguments);}finally{hwD=0;t=getTime()-t;reportT+=t;hwT+=t;}};}
-["pinMode","digitalWrite","digitalRead","setWatch","clearWatch","analogRead","analogWrite"].forEach(function(k){global[k]=hw(global[k]);});
+// The wrapper is lean, as a native call's own cost is small: the firmware pays for the call, the model's body
+// is timed apart (a nested call is the outer one's; run() resets the depth should a model function throw).
+function hw(f){return function(a,b,c){var t=getTime();hwD++;var r=f(a,b,c);if(!--hwD){t=getTime()-t;reportT+=t;hwT+=t;}return r;};}
+["pinMode","digitalWrite","digitalRead","setWatch","analogRead","analogWrite"].forEach(function(k){global[k]=hw(global[k]);});
+// (clearWatch() with no argument clears every watch: its arguments are passed on as they came.)
+var oClearWatch=global.clearWatch;global.clearWatch=function(){var t=getTime();hwD++;try{return oClearWatch.apply(this,arguments);}finally{if(!--hwD){t=getTime()-t;reportT+=t;hwT+=t;}}};
 global.setTimeout=function(fn,ms){return oSetTimeout(run,ms,fn,arguments[2]);};
 global.setInterval=function(fn,ms){return oSetInterval(run,ms,fn,arguments[2]);};
 global.analogRead=function(p){
