@@ -136,7 +136,7 @@ function start(): void {
     }
     const selfTest = app.selfTest;
     // OK held at power-on starts the self-test (the scanner reports a held key within its first scans).
-    if (nowMs() - bootAt < SELFTEST_WINDOW_MS && down && key === profile.grid[G_OK] && app.screen !== selfTest) app.enterSelfTest(nowMs());
+    if (nowMs() - bootAt < SELFTEST_WINDOW_MS && down && key === G_OK && app.screen !== selfTest) app.enterSelfTest(nowMs());
     app.key(key, down, nowMs());
     if (app.screen === selfTest) print("key " + key + (down ? " down" : " up"));
     // The LEDs first, then the sound and the idle timer; the save in a task of its own.

@@ -372,12 +372,20 @@ export function keyList(p: Profile): KeyInfo[] {
   for (const m of p.keys.matrices) {
     m.keys.forEach((row, r) =>
       row.forEach((id, c) => {
-        if (id) out.push({ index: out.length, id, matrix: m.name, rowLine: m.rows[r], colLine: colBase + c, legend: p.keys.legends[id] });
+        if (id) out.push({ index: 0, id, matrix: m.name, rowLine: m.rows[r], colLine: colBase + c, legend: p.keys.legends[id] });
       }),
     );
     colBase += m.colPins.length;
   }
-  return out;
+  // The grid's keys are numbered by grid position (the firmware then needs no table from key to position),
+  // the others after them in matrix order.
+  const grid = p.keymap?.grid ?? [];
+  const rank = (k: KeyInfo) => {
+    const g = grid.indexOf(k.id);
+    return g < 0 ? 36 : g;
+  };
+  const ordered = out.map((k, i) => [rank(k), i, k] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return ordered.map(([, , k], i) => ({ ...k, index: i }));
 }
 
 export function segmentOffsets(p: Profile): Record<SegmentName, { start: number; count: number }> {
@@ -438,7 +446,6 @@ export function compileProfile(p: Profile): CompiledProfile<PinName> {
     diodes: p.keys.diodes,
     keyAt,
     keyCount: keys.length,
-    grid: p.keymap.grid.map(index),
     maker: mk && {
       colours: mk.colours.map(index),
       blank: index(mk.blank),

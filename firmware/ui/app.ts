@@ -85,16 +85,11 @@ export class App implements MenuContext {
   blinkEpoch = 0;
   /** The time (ms) of the event being handled (a key, a slice of background work, a restore). */
   now = 0;
-  /** key index -> grid position (0..35) or -1 */
-  readonly gridPos: Int8Array;
 
   constructor(
     readonly layout: Layout,
     rand: () => number,
   ) {
-    this.gridPos = new Int8Array(layout.keyCount);
-    this.gridPos.fill(-1);
-    for (let g = 0; g < 36; g++) this.gridPos[layout.grid[g]] = g;
     this.menu = new MenuScreen(this);
     this.play = new CodebreakerScreen(this, rand);
     this.flip = new FlipScreen(this);
@@ -170,7 +165,8 @@ export class App implements MenuContext {
   key(k: number, down: boolean, now: number): void {
     this.now = now;
     if (down && this.screen !== this.selfTest) this.blinkEpoch = now;
-    this.screen.key(k, this.gridPos[k], down);
+    // Keys 0..35 are the grid's, by position (hardware/profile.ts keyList).
+    this.screen.key(k, k < 36 ? k : -1, down);
   }
 
   /** Another screen (the menu, or a game resumed), with a click; saved. */

@@ -42,11 +42,9 @@ export interface CompiledProfile<P> {
   /** Every matrix's columns, matrix after matrix. */
   colPins: P[];
   diodes: boolean;
-  /** keyAt[row * colPins.length + col]: the key index at that crossing, -1 for none. */
+  /** keyAt[row * colPins.length + col]: the key index at that crossing, -1 for none. Keys 0..35 are the grid's, by position (reading order). */
   keyAt: number[];
   keyCount: number;
-  /** The key index of each of the 36 grid positions, in reading order. */
-  grid: number[];
   /** The codemaker pad, when the build has one. */
   maker: MakerKeys | undefined;
   buzzer: P | undefined;
@@ -59,7 +57,7 @@ export interface CompiledProfile<P> {
 /** What the ui needs to know of the build: segments, sizes, and which key is which grid position or codemaker-pad function. */
 export type Layout = Pick<
   CompiledProfile<unknown>,
-  "pegs" | "rows" | "ledCount" | "seg" | "segLen" | "secretShielded" | "keyCount" | "grid" | "maker"
+  "pegs" | "rows" | "ledCount" | "seg" | "segLen" | "secretShielded" | "keyCount" | "maker"
 >;
 
 /** Grid positions (0..35, reading order) of the play screen's controls. */

@@ -43,9 +43,8 @@ export class SelfTestScreen implements Screen {
     else if (starts[step] >= 0) frame.fill(WHITE, starts[step], starts[step] + lengths[step]);
     let other = 0;
     for (let k = 0; k < this.held.length; k++) {
-      const g = this.app.gridPos[k];
-      if (g >= 0) {
-        if (this.held[k]) pad(frame, L, g, GREEN);
+      if (k < 36) {
+        if (this.held[k]) pad(frame, L, k, GREEN);
       } else {
         if (this.held[k] && L.seg.track >= 0 && other < L.segLen.track) frame[L.seg.track + other] = GREEN;
         other++;
