@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { BOARDS, pinNumber, type BoardInfo } from "./boards.ts";
-import type { CompiledProfile, Segments } from "../firmware/ui/layout.ts";
+import { KEY_AT_BASE, type CompiledProfile, type Segments } from "../firmware/ui/layout.ts";
 
 export const PROFILES_DIR = fileURLToPath(new URL("./profiles/", import.meta.url));
 export const DEFAULT_PROFILE = "r1-pico";
@@ -423,6 +423,8 @@ export function compileProfile(p: Profile): CompiledProfile<PinName> {
   };
   const keyAt: number[] = new Array(p.keys.rowPins.length * cols.length).fill(-1);
   for (const k of keys) keyAt[k.rowLine * cols.length + k.colLine] = k.index;
+  // A third of the bytes of a list of numbers in the bundle (and all printable: see KEY_AT_BASE).
+  const keyAtText = String.fromCharCode(...keyAt.map((k) => k + KEY_AT_BASE));
   const seg = segmentOffsets(p);
   const mk = p.keymap.maker;
   const pin = (name: string) => new PinName(name);
@@ -444,7 +446,7 @@ export function compileProfile(p: Profile): CompiledProfile<PinName> {
     rowPins: p.keys.rowPins.map(pin),
     colPins: cols.map(pin),
     diodes: p.keys.diodes,
-    keyAt,
+    keyAt: keyAtText,
     keyCount: keys.length,
     maker: mk && {
       colours: mk.colours.map(index),

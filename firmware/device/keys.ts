@@ -16,6 +16,7 @@
  * 33 presses a second on one key are each seen exactly once; faster taps merge.
  */
 import { nowMs, Scheduler, SLOT_SCAN } from "./scheduler";
+import { KEY_AT_BASE } from "../ui/layout";
 
 export const SCAN_MS = 5;
 export const DEBOUNCE_SCANS = 3;
@@ -61,7 +62,8 @@ export class KeyScanner {
   ) {
     this.rows = p.rowPins;
     this.cols = p.colPins;
-    this.keyAt = new Int8Array(p.keyAt);
+    const keyAt = (this.keyAt = new Int8Array(p.keyAt.length));
+    for (let i = 0; i < keyAt.length; i++) keyAt[i] = p.keyAt.charCodeAt(i) - KEY_AT_BASE;
     this.diodes = p.diodes;
     this.colMask = (1 << p.colPins.length) - 1;
     this.raw = new Uint16Array(p.rowPins.length);

@@ -13,6 +13,7 @@ import { DEFAULT_PROFILE, firmwareProfileSource, loadProfile, ProfileError } fro
 import { aliasThis } from "./alias-this.ts";
 import { arrowFunctions } from "./arrow-functions.ts";
 import { checkBundle, formatProblem } from "./gate.ts";
+import { aliasGlobals } from "./alias-globals.ts";
 import { keptPropertyNames, manglePattern, pinnedNames } from "./mangle.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -125,7 +126,7 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
         throw new BuildError(e.errors.map((m) => m.text).join("\n"));
       });
     checkPinned(pinned, min.mangleCache);
-    code = aliasThis(await compress(arrowFunctions(min.code)));
+    code = aliasGlobals(aliasThis(await compress(arrowFunctions(min.code))));
   }
   const problems = checkBundle(code, relative(ROOT, out));
   if (problems.length) throw new BuildError(`the bundle gate refused ${relative(ROOT, out)}:\n${problems.map(formatProblem).join("\n")}`);

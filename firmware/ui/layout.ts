@@ -42,8 +42,11 @@ export interface CompiledProfile<P> {
   /** Every matrix's columns, matrix after matrix. */
   colPins: P[];
   diodes: boolean;
-  /** keyAt[row * colPins.length + col]: the key index at that crossing, -1 for none. Keys 0..35 are the grid's, by position (reading order). */
-  keyAt: number[];
+  /**
+   * At row * colPins.length + col, the key index at that crossing plus KEY_AT_BASE, as a character
+   * (-1: none). Keys 0..35 are the grid's, by position (reading order).
+   */
+  keyAt: string;
   keyCount: number;
   /** The codemaker pad, when the build has one. */
   maker: MakerKeys | undefined;
@@ -59,6 +62,9 @@ export type Layout = Pick<
   CompiledProfile<unknown>,
   "pegs" | "rows" | "ledCount" | "seg" | "segLen" | "secretShielded" | "keyCount" | "maker"
 >;
+
+/** keyAt's offset: key indexes -1..47 become the characters "#" to "S" (no quote or backslash to escape). */
+export const KEY_AT_BASE = 36;
 
 /** Grid positions (0..35, reading order) of the play screen's controls. */
 export const G_COLOUR = 0; // colours 1..8 at 0..7 (row 1 and the start of row 2)

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { runInNewContext } from "node:vm";
 import { aliasThis } from "../../firmware/tools/alias-this.ts";
+import { aliasGlobals } from "../../firmware/tools/alias-globals.ts";
 import { arrowFunctions } from "../../firmware/tools/arrow-functions.ts";
 import { espruinoPropertyNames, manglePattern } from "../../firmware/tools/mangle.ts";
 import { ROOT } from "../../firmware/tools/build.ts";
@@ -39,6 +40,43 @@ describe("this-aliasing (firmware/tools/alias-this.ts)", () => {
     expect(aliased).toMatch(/forEach\(function\(t\)\{r\.push\(this===undefined/);
     expect(aliased).toMatch(/forEach\(t=>r\.push\([a-z]\.v\+t\)\)/);
     expect(aliased).toContain("constructor(t){super(t),this.x=this.v+1");
+  });
+});
+
+describe("globals and void 0 as locals of the outer function (firmware/tools/alias-globals.ts)", () => {
+  const CODE =
+    "(()=>{var t=[1.5,2.5,3.5],f=(x)=>x===void 0?Math.floor(t[0]):Math.max(Math.floor(x),Math.min(1,Math.ceil(2)));" +
+    "let a=new Uint8Array(3),b=new Uint8Array(2),c=new Uint8Array(t.length),d=new Int8Array(1);a.set([5,6],1);" +
+    "let o={Math:1},k=o.Math,j=JSON.stringify([f(),f(7.5),a[1],b.length,c.length,d.length,k,void 0===t[9]]);" +
+    "out=j})();";
+  const aliased = aliasGlobals(CODE);
+
+  it("keeps the meaning of the code, and is shorter", () => {
+    const before: { out?: string } = {};
+    const after: { out?: string } = {};
+    runInNewContext(CODE, before);
+    runInNewContext(aliased, after);
+    expect(after.out).toBe(before.out);
+    expect(aliased.length).toBeLessThan(CODE.length);
+  });
+
+  it("declares each alias once, first in the outer function, with a name the code did not use; keys and properties stay", () => {
+    const head = /^\(\(\)=>\{var ([^;]*?),t=\[/.exec(aliased);
+    expect(head).not.toBeNull();
+    const decls = head![1].split(",");
+    expect(decls.some((d) => d.endsWith("=Math"))).toBe(true);
+    expect(decls.some((d) => d.endsWith("=Uint8Array"))).toBe(true);
+    // void 0 becomes a declared, unassigned name; Int8Array (used once) is not worth its declaration.
+    expect(decls.some((d) => /^[a-zA-Z][_$0-9]$/.test(d))).toBe(true);
+    expect(aliased).not.toContain("void 0");
+    expect(aliased).toContain("new Int8Array(1)");
+    expect(aliased).toContain("{Math:1}");
+    expect(aliased).toContain("o.Math");
+  });
+
+  it("leaves a global alone where the bundle declares that name itself", () => {
+    const shadowed = "(()=>{var Math={floor:(x)=>x},a=Math.floor(1)+Math.floor(2)+Math.floor(3)+Math.floor(4);out=a})();";
+    expect(aliasGlobals(shadowed)).toBe(shadowed);
   });
 });
 
