@@ -67,20 +67,23 @@ export class App implements MenuContext {
   readonly selfTest: SelfTestScreen;
   /** The active screen. */
   screen: Screen;
-  /** Effects for the device: the tune to play next, and whether to save (both taken once). */
-  tune: number[] | null = null;
-  saveWanted = false;
+  /**
+   * Effects for the device: the tune to play next, and whether to save (both taken once). Fields that
+   * start undefined (falsy, like their zero) cost no initialiser in the bundle.
+   */
+  tune?: number[] | null;
+  saveWanted?: boolean;
   /** A refusal shows until then, on the target's holes at these positions. */
   flashUntil = 0;
-  flashTarget: FlashTarget = FLASH_ENTRY;
+  flashTarget?: FlashTarget;
   /** Why (REFUSED_*, core/types.ts): status LED 2 says it by its colour. */
-  flashReason = REFUSED_PHASE;
+  flashReason?: number;
   flashPositions: number[] = [];
   /** A message-less alert (status LED) until this time, e.g. after resuming from a bad save. */
   warnUntil = 0;
   /** Alerts the device layer reports: the battery is low; a key is stuck down (and ignored). */
-  lowBattery = false;
-  keysStuck = false;
+  lowBattery?: boolean;
+  keysStuck?: boolean;
   /** Blinks restart, lit, at every key press, so what a press changed shows at once. */
   blinkEpoch = 0;
   /** The time (ms) of the event being handled (a key, a slice of background work, a restore). */
@@ -141,14 +144,14 @@ export class App implements MenuContext {
   }
 
   /** The tune the device should play now, if any (taken once). */
-  takeTune(): number[] | null {
+  takeTune(): number[] | null | undefined {
     const t = this.tune;
     this.tune = null;
     return t;
   }
 
   /** True once after every committed action: the device then saves snapshot(). */
-  takeSave(): boolean {
+  takeSave(): boolean | undefined {
     const s = this.saveWanted;
     this.saveWanted = false;
     return s;

@@ -80,29 +80,30 @@ function emptyCode(n: number): Code {
 export class CodebreakerScreen implements GameScreen {
   readonly name = "play";
   match: MatchState | null = null;
+  // (Set by resetEntry() whenever a match is entered, before any key or frame can read them.)
   /** The row (or secret) being keyed in, with EMPTY holes. */
-  entry: Code = [];
-  cursor = 0;
+  entry!: Code;
+  cursor!: number;
   /** Holes filled, in order, so undo takes back the last peg placed. */
-  placed: number[] = [];
+  placed!: number[];
   /** Feedback being keyed in by the codemaker, and the order of the presses for undo. */
-  fb: Feedback = { exact: 0, near: 0 };
-  fbPresses: number[] = [];
+  fb!: Feedback;
+  fbPresses!: number[];
   /**
    * Background work for the current game, in slices: the unit's next guess when it breaks, else the
    * hints for the human codebreaker (kept up to date after every row). `busy` while it works, for
    * `slices` slices so far; `solverFor` is the match it works on.
    */
   solver: SolverState | null = null;
-  private solverFor: MatchState | null = null;
-  private solverHints = false;
-  busy = false;
+  private solverFor?: MatchState | null;
+  private solverHints?: boolean;
+  busy?: boolean;
   /** When the work in hand began (ms): the thinking light steps along with the time it takes. */
-  busySince = 0;
+  busySince!: number;
   /** The answer just given to the unit (secret in the head), being checked for a contradiction before it counts. */
-  checking: ConflictSearch | null = null;
-  /** The hint shows until then (the count on the track, an example in an empty row). */
-  hintUntil = 0;
+  checking?: ConflictSearch | null;
+  /** The hint shows until then (the count on the track, an example in an empty row); undefined before the first, which no time is below. */
+  hintUntil!: number;
   /** Asked during background work: is the time slice over? The device layer sets it from its clock (the work also stops after SOLVER_SLICE evaluations). */
   sliceOver: (() => boolean) | undefined;
   /** Reads a solver table by its Storage name; the device layer sets it (tests may leave none: the unit then searches). */
@@ -118,13 +119,13 @@ export class CodebreakerScreen implements GameScreen {
    */
   private readonly base: Uint8Array;
   private baseRows = 0;
-  private baseLast: unknown = null;
-  private baseShift = -1;
-  private baseRules: Rules | null = null;
-  private baseScores = -1;
+  private baseLast: unknown;
+  private baseShift?: number;
+  private baseRules?: Rules;
+  private baseScores?: number;
   /** The pad while a code is keyed, per rules (colour keys, blank, slots, controls), copied natively. */
   private padImage: Uint8Array;
-  private padRules: Rules | null = null;
+  private padRules?: Rules;
 
   constructor(
     readonly app: App,
@@ -158,8 +159,8 @@ export class CodebreakerScreen implements GameScreen {
                 ? UNIT_THINKING
                 : KEY_GUESS);
   }
-  private modeOf: MatchState | null = null;
-  private modeChecking: ConflictSearch | null = null;
+  private modeOf?: MatchState | null;
+  private modeChecking?: ConflictSearch | null;
   private modeIs: PlayMode = KEY_GUESS;
 
   /** A new match from the settings; false when they do not make one. */
@@ -217,8 +218,7 @@ export class CodebreakerScreen implements GameScreen {
         else app.refuse();
         return;
       case KEY_SECRET:
-        if (mk) this.entryKeyMaker(k);
-        else this.entryKeyGrid(g, FLASH_SECRET);
+        this.entryKeyGrid(mk ? this.makerAsGrid(k, false) : g, FLASH_SECRET);
         return;
       case KEY_GUESS:
         // On a build with a codemaker pad, its keys are not the codebreaker's.
@@ -236,7 +236,7 @@ export class CodebreakerScreen implements GameScreen {
     }
   }
 
-  /** Colour, blank, slot, undo, clear and OK keys of the grid, for a guess (FLASH_ENTRY) or a secret (FLASH_SECRET, on one-pad builds). */
+  /** Colour, blank, slot, undo, clear and OK keys of the grid, for a guess (FLASH_ENTRY) or a secret (FLASH_SECRET; on a codemaker pad, as makerAsGrid gives its keys). */
   private entryKeyGrid(g: number, what: FlashTarget): void {
     const rules = rulesOf(this.match as MatchState);
     const app = this.app;
@@ -259,18 +259,29 @@ export class CodebreakerScreen implements GameScreen {
     } else app.refuse(what);
   }
 
-  /** The codemaker pad while the secret is entered. */
-  private entryKeyMaker(k: number): void {
-    const rules = rulesOf(this.match as MatchState);
+  /**
+   * A key of the codemaker pad as the grid position that does the same (-1: none), so that one handler
+   * serves both pads: in feedback its exact, near, undo and OK keys; else its colours, blank, undo and OK
+   * (the exact and blank keys may be one key).
+   */
+  private makerAsGrid(k: number, feedback: boolean): number {
     const mk = this.app.layout.maker as NonNullable<Layout["maker"]>;
     const colour = mk.colours.indexOf(k);
-    if (colour >= 0 && colour < rules.colours) this.place(colour);
-    else if (k === mk.blank) {
-      if (rules.blanks) this.place(rules.colours);
-      else this.app.refuse(FLASH_SECRET, REFUSED_BLANK);
-    } else if (k === mk.undo) this.undo();
-    else if (k === mk.ok) this.submitEntry(FLASH_SECRET);
-    else this.app.refuse(FLASH_SECRET);
+    return k === mk.ok
+      ? G_OK
+      : k === mk.undo
+        ? G_UNDO
+        : feedback
+          ? k === mk.exact
+            ? G_EXACT
+            : k === mk.near
+              ? G_NEAR
+              : -1
+          : colour >= 0
+            ? G_COLOUR + colour
+            : k === mk.blank
+              ? G_BLANK
+              : -1;
   }
 
   private place(symbol: number): void {
@@ -313,13 +324,11 @@ export class CodebreakerScreen implements GameScreen {
   /** Exact/near keys, undo and OK while the codemaker gives feedback. */
   private feedbackKey(k: number, g: number): void {
     const app = this.app;
-    const mk = app.layout.maker;
     const m = this.match as MatchState;
     const pegs = rulesOf(m).pegs;
-    const isExact = mk ? k === mk.exact : g === G_EXACT;
-    const isNear = mk ? k === mk.near : g === G_NEAR;
-    const isUndo = mk ? k === mk.undo : g === G_UNDO;
-    const isOk = mk ? k === mk.ok : g === G_OK;
+    const f = app.layout.maker ? this.makerAsGrid(k, true) : g;
+    const isExact = f === G_EXACT;
+    const isNear = f === G_NEAR;
     if (isExact || isNear) {
       if (this.fb.exact + this.fb.near >= pegs) {
         app.refuse(FLASH_FEEDBACK, REFUSED_FEEDBACK_RANGE);
@@ -329,7 +338,7 @@ export class CodebreakerScreen implements GameScreen {
       else this.fb.near++;
       this.fbPresses.push(isExact ? 1 : 0);
       app.tune = TUNE_CLICK;
-    } else if (isUndo) {
+    } else if (f === G_UNDO) {
       const last = this.fbPresses.pop();
       if (last === undefined) app.refuse(FLASH_FEEDBACK);
       else {
@@ -337,7 +346,7 @@ export class CodebreakerScreen implements GameScreen {
         else this.fb.near--;
         app.tune = TUNE_CLICK;
       }
-    } else if (isOk) {
+    } else if (f === G_OK) {
       const r = answer(m, this.fb, []);
       if (r.ok && !m.game.secret) {
         // With the secret in the head, the answer counts once it is checked against the others, in slices (think()).

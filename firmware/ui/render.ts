@@ -32,7 +32,7 @@ export function render(app: App, frame: Uint8Array, now: number): number {
   // stuck key (yellow, blinking), a low battery (orange, blinking).
   if (L.seg.status >= 0 && L.segLen.status > 1) {
     const alert = L.seg.status + 1;
-    if (flashing) frame[alert] = REFUSAL_COLOURS[app.flashReason];
+    if (flashing) frame[alert] = REFUSAL_COLOURS[app.flashReason as number];
     else if (now < app.warnUntil) {
       frame[alert] = YELLOW;
       clock.at(app.warnUntil);
