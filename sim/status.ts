@@ -150,7 +150,10 @@ export class StatusReader {
       return { ...st, board };
     }
     const st = menuStatus(settings, leds, saved);
-    st.keys = legendsByKey(profile, menuLegends(settings.preset === "brainflip" ? "brainflip" : "codebreaker"));
+    st.keys = legendsByKey(
+      profile,
+      menuLegends(settings.preset === "brainflip" ? "brainflip" : "codebreaker", saved?.settings ?? defaultSettings()),
+    );
     if (alertLed === "red") st.alert = refusal(alertLed);
     return { ...st, board };
   }

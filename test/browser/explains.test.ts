@@ -178,7 +178,7 @@ describe("the page explains the unit", () => {
         expect(sim.view.shield).toBe(false);
         expect(sim.state().status.screen).toBe("menu");
         await page.evaluate(() => (document.activeElement as HTMLElement).blur());
-        // Tab to the menu's "3: vs unit, it makes" (row 3, column 3) and press it with Space; then to OK, with Enter.
+        // Tab to the menu's "you break first" (row 3, column 3) and press it with Space; then to OK, with Enter.
         const tabTo = async (id: string) => {
           for (let i = 0; i < 80; i++) {
             if ((await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.key)) === id) return;

@@ -37,7 +37,8 @@ describe("the unit's status, for the page", () => {
     expect(s.line).toMatch(/^Menu: Brainiac, normal, roles 1: two players, the unit referees, 4 games\./);
     expect(s.line).not.toContain("resume");
     expect(s.keys.p11.label).toBe("Brainiac");
-    expect(s.keys.p34.label).toBe("4: vs unit, it breaks");
+    expect(s.keys.p34.label).toBe("unit breaks first");
+    expect(s.keys.p56.label).toBe("sound on");
     expect(s.keys.p66.label).toBe("OK: start");
     sim.command("tap p14");
     s = status(sim);
