@@ -542,7 +542,7 @@ let boardShown = "";
 
 /**
  * Only the holes of the game on the unit are in play (the preset's holes of its rows, the key pixels it
- * uses): the others are dimmed and left out of the accessibility tree (a lit one still shows its light).
+ * uses, the secret's holes): the others are dimmed and left out of the accessibility tree (a lit one still shows its light).
  * The model line names the board and the game's part of it.
  */
 function paintBoard(b) {
@@ -554,6 +554,7 @@ function paintBoard(b) {
   for (const [segment, holes] of [
     ["board", b.pegs],
     ["keys", b.keyPegs],
+    ["secret", b.pegs],
   ])
     (ledEls[segment] || []).forEach((el, i) => {
       const out = Math.floor(i / g.pegs) >= b.rows || i % g.pegs >= holes;
