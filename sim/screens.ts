@@ -7,26 +7,23 @@
  *   brainflip     the cards, and the Master's keys
  *
  * The positions and the option lists come from the firmware (firmware/ui/layout.ts, app.ts, flip.ts);
- * the words are the README's. The menu's words are the one part written here: when the firmware
- * exports its menu as data (one table per game), menuLegends() reads that table instead.
+ * the words are the README's. The menu is the firmware's own table (ui/menu.ts: its items, and their
+ * names in MENU_LEGENDS and MENU_KEY_LEGENDS); only the longer words for tooltips are added here.
  */
 import type { Profile } from "../hardware/profile.ts";
+import { G_HINT } from "../firmware/ui/app.ts";
 import {
-  BRIGHTNESS_STEPS,
-  FLIP_GRID_MENU,
-  FLIP_PLAYERS_MENU,
-  G_HINT,
-  G_LOCK,
+  CODEBREAKER_MENU,
+  FLIP_MENU,
   G_RESUME,
-  G_SLEEP,
-  G_SOUND,
-  GAMES_MENU,
-  MODE_MENU,
-  PRESET_MENU,
-} from "../firmware/ui/app.ts";
+  MENU_KEY_LEGENDS,
+  MENU_LEGENDS,
+  type MenuItem,
+  type Settings,
+} from "../firmware/ui/menu.ts";
 import { FG_CORRECT, FG_MENU, FG_MISTAKE, FG_NO, FG_OK, FG_YES } from "../firmware/ui/flip.ts";
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "../firmware/ui/layout.ts";
-import { PEG_NAMES } from "../firmware/ui/palette.ts";
+import { COLOUR_NAMES, PEG_NAMES } from "../firmware/ui/palette.ts";
 import type { MatchMode } from "../firmware/core/types.ts";
 
 export type ScreenId = "menu" | "codebreaker" | "brainflip";
@@ -67,30 +64,43 @@ function blankPad(): KeyLegend[] {
   return pad;
 }
 
-/** The menu for the codebreaker games (`game` "codebreaker") or for Brain Flip: what each pad key sets. */
-export function menuLegends(game: "codebreaker" | "brainflip"): ScreenLegends {
+/** The words two or more names begin with ("sound on", "sound off": "sound"), or "". */
+function commonStart(names: string[]): string {
+  const words = names.map((n) => n.split(" "));
+  const out: string[] = [];
+  for (let i = 0; words.every((w) => w.length > i + 1 && w[i] === words[0][i]); i++) out.push(words[0][i]);
+  return out.join(" ");
+}
+
+/** Longer words for the menu's own keys' tooltips, by grid position. */
+const MENU_KEY_ABOUT: Record<number, string> = {
+  [G_RESUME]: "resume the game in progress (lit cyan when there is one)",
+  [G_OK]: "OK: start a new match with these settings",
+};
+
+/**
+ * The menu for the codebreaker games (`game` "codebreaker") or for Brain Flip: what each pad key sets,
+ * from the firmware's menu table and its names. A key that steps through options is labelled by what it
+ * sets ("sound"), or with `settings` by the option chosen now ("sound off").
+ */
+export function menuLegends(game: "codebreaker" | "brainflip", settings?: Settings): ScreenLegends {
   const pad = blankPad();
-  const flip = game === "brainflip";
-  PRESET_MENU.forEach((id, c) => (pad[c] = { label: GAME_NAMES[id], about: `game: ${GAME_NAMES[id]}` }));
-  if (flip) {
-    pad[6] = { label: "flip rules", about: "Brain Flip rules: the Master answers the opposite, 10 questions" };
-    pad[7] = { label: "straight", about: "play it straight: true answers, 6 questions" };
-    FLIP_PLAYERS_MENU.forEach((n, c) => (pad[12 + c] = { label: `${n} players`, about: `${n} players` }));
-    FLIP_GRID_MENU.forEach((n, c) => (pad[18 + c] = { label: `${n}x${n} cards`, about: `a ${n}x${n} grid of cards` }));
-    pad[23] = { label: "unit flips", about: "the unit flips the answers (green on, red off)" };
-  } else {
-    pad[6] = { label: "normal", about: "normal rules" };
-    pad[7] = { label: "harder", about: "the harder variant (blanks; the race: repeats and blanks)" };
-    MODE_MENU.forEach((m, c) => (pad[12 + c] = MODE_NAMES[m]));
-    GAMES_MENU.forEach((n, c) => (pad[18 + c] = { label: `${n} games`, about: `match of ${n} games (the race: first to hole 30)` }));
-  }
-  for (let b = 0; b < BRIGHTNESS_STEPS; b++)
-    pad[24 + b] = { label: `bright ${b + 1}`, about: `brightness ${b + 1} of ${BRIGHTNESS_STEPS}` };
-  pad[G_SLEEP] = { label: "sleep", about: "sleep after 2 (cyan), 5 (blue) or 15 (violet) minutes" };
-  pad[G_SOUND] = { label: "sound", about: "sound on (green) or off (red)" };
-  pad[G_LOCK] = { label: "lock USB", about: "lock the USB console during two-player games (green on)" };
-  pad[G_RESUME] = { label: "resume", about: "resume the game in progress (lit cyan when there is one)" };
-  pad[G_OK] = { label: "OK: start", about: "OK: start a new match with these settings" };
+  const items: MenuItem[] = game === "brainflip" ? FLIP_MENU : CODEBREAKER_MENU;
+  items.forEach((item, i) => {
+    const names = MENU_LEGENDS[game][i];
+    if (item.cycle) {
+      const options = names.map((n, o) => `${n} (${COLOUR_NAMES[item.colours[o]]})`).join(", ");
+      const now = settings ? names[item.options.indexOf(settings[item.set])] : undefined;
+      const label = now ?? (commonStart(names) || names.join(" / "));
+      pad[item.at] = { label, about: `${label}: each press the next of ${options}` };
+    } else
+      names.forEach(
+        (n, o) =>
+          (pad[item.at + o] = { label: n, about: `${n} (menu row ${Math.floor(item.at / 6) + 1}; the chosen option lights white)` }),
+      );
+  });
+  for (const g of Object.keys(MENU_KEY_LEGENDS).map(Number))
+    pad[g] = { label: MENU_KEY_LEGENDS[g], about: MENU_KEY_ABOUT[g] ?? MENU_KEY_LEGENDS[g] };
   return { pad, maker: {} };
 }
 

@@ -18,7 +18,8 @@ import { G_RESUME } from "../firmware/ui/app.ts";
 import { gamesPlayed, rulesOf, unitRole } from "../firmware/core/match.ts";
 import { countConsistent } from "../firmware/core/codes.ts";
 import { questionLimit, FLIP_TARGET, type FlipState } from "../firmware/core/brainflip.ts";
-import type { MatchState } from "../firmware/core/types.ts";
+import { rulesFor } from "../firmware/core/presets.ts";
+import type { MatchState, Rules } from "../firmware/core/types.ts";
 import { segmentsOf } from "./view.ts";
 import {
   brainFlipLegends,
@@ -30,7 +31,7 @@ import {
   type KeyLegend,
   type ScreenId,
 } from "./screens.ts";
-import { PHASE_FAILED, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, ROLE_BREAKER, ROLE_MAKER } from "../firmware/core/types.ts";
+import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, ROLE_BREAKER, ROLE_MAKER } from "../firmware/core/types.ts";
 import { FLIP_ANSWER, FLIP_ASK, FLIP_PICK, RESULT_FOUND, RESULT_MISTAKE } from "../firmware/core/brainflip.ts";
 import { ROLE_NONE } from "../firmware/core/types.ts";
 
@@ -42,9 +43,26 @@ export interface PanelScore {
   unit: string;
 }
 
+/**
+ * What of the board the game uses: the first `pegs` holes of rows 1..`rows` (and `keyPegs` key pixels of
+ * each), the rest out of play. From the game being played, or on the menu the game chosen.
+ */
+export interface BoardInPlay {
+  pegs: number;
+  rows: number;
+  keyPegs: number;
+  /** In words, for the page's model line: "travel unit: 4 holes × 9 rows (board of 5 × 12)". */
+  about: string;
+}
+
+/** A screen's status, before the board in play is added. */
+type ScreenStatus = Omit<UnitStatus, "board">;
+
 export interface UnitStatus {
-  /** What is on the unit: switched off, asleep, or one of its screens. */
-  screen: "off" | "asleep" | ScreenId;
+  /** What is on the unit: switched off, asleep, the self-test (OK held at power-on), or one of its screens. */
+  screen: "off" | "asleep" | "selftest" | ScreenId;
+  /** The part of the board in play. */
+  board: BoardInPlay;
   /** What the unit shows and what to do next, in plain words (the page's role="status" line). */
   line: string;
   /** A passing alert read off status LED 2 (a refusal), or "". */
@@ -105,22 +123,155 @@ export class StatusReader {
     const leds: Record<string, string[]> = {};
     for (const s of segmentsOf(b)) leds[s] = b.colours(s);
     const base = { alert: "", game: "", scores: [] as PanelScore[], facts: [] as UnitStatus["facts"], history: [] as string[] };
-    if (!b.isOn) return { ...base, screen: "off", line: "The unit is switched off. Switch it on (Power, Switch on).", keys: {} };
+    if (!b.isOn || !b.ledsPowered) this.selfTest = false;
+    else this.selfTest = selfTestFrame(leds, this.selfTest);
+    const board = this.selfTest ? wholeBoard(profile) : boardInPlay(profile, saved, settings);
+    if (!b.isOn) return { ...base, screen: "off", board, line: "The unit is switched off. Switch it on (Power, Switch on).", keys: {} };
     if (!b.ledsPowered)
-      return { ...base, screen: "asleep", line: "The unit is asleep: press any key to wake it (that press does nothing else).", keys: {} };
+      return {
+        ...base,
+        screen: "asleep",
+        board,
+        line: "The unit is asleep: press any key to wake it (that press does nothing else).",
+        keys: {},
+      };
+    if (this.selfTest) return selfTestStatus(profile, board);
     const alertLed = (leds.status ?? [])[1];
     const screen = saved?.screen ?? "menu";
-    if (screen === "flip" && saved?.flip) return flipStatus(saved.flip, profile);
+    if (screen === "flip" && saved?.flip) return { ...flipStatus(saved.flip, profile), board };
     if (screen === "play" && saved?.match) {
-      const st = playStatus(saved.match, profile, leds, (m) => this.codesThatFit(m));
-      if (refusal(alertLed) && !(alertLed === "red" && saved.match.wrongInfo)) st.alert = refusal(alertLed);
-      return st;
+      const m = saved.match;
+      // An answer being checked is not saved: the light running along the row's key pegs says so.
+      if (this.checkedFor !== this.savedText) this.checking = false;
+      this.checkedFor = this.savedText;
+      this.checking = checkingLight(m, profile, leds, this.checking);
+      const st = playStatus(m, profile, leds, (m) => this.codesThatFit(m), this.checking);
+      if (refusal(alertLed) && !(alertLed === "red" && m.wrongInfo)) st.alert = refusal(alertLed);
+      return { ...st, board };
     }
     const st = menuStatus(settings, leds, saved);
-    st.keys = legendsByKey(profile, menuLegends(settings.preset === "brainflip" ? "brainflip" : "codebreaker"));
+    st.keys = legendsByKey(
+      profile,
+      menuLegends(settings.preset === "brainflip" ? "brainflip" : "codebreaker", saved?.settings ?? defaultSettings()),
+    );
     if (alertLed === "red") st.alert = refusal(alertLed);
-    return st;
+    return { ...st, board };
   }
+
+  /** The self-test shows (it is not saved, and is left only by switching off): read off the LEDs. */
+  private selfTest = false;
+  /** An answer is being checked (seen on the LEDs since the save `checkedFor`). */
+  private checking = false;
+  private checkedFor = "";
+}
+
+/** The board's size in words: "board of 5 × 12". */
+function boardOf(profile: StatusBoard["profile"]): string {
+  return `board of ${profile.pegs} × ${profile.rows}`;
+}
+
+function wholeBoard(profile: StatusBoard["profile"]): BoardInPlay {
+  return { pegs: profile.pegs, rows: profile.rows, keyPegs: profile.pegs, about: `self-test: every hole of the ${boardOf(profile)}` };
+}
+
+/** A codebreaker game's board: its holes of its rows; a board with fewer rows shows the latest ones (ui/codebreaker.ts draw). */
+function codebreakerBoard(profile: StatusBoard["profile"], rules: Rules): BoardInPlay {
+  const pegs = Math.min(rules.pegs, profile.pegs);
+  const rows = Math.min(rules.rows, profile.rows);
+  const latest = rules.rows > profile.rows ? `, the latest ${profile.rows} on the board` : "";
+  const name = `${GAME_NAMES[rules.preset]}${rules.harder ? ", harder" : ""}`;
+  return { pegs, rows, keyPegs: pegs, about: `${name}: ${rules.pegs} holes × ${rules.rows} rows${latest} (${boardOf(profile)})` };
+}
+
+/** Brain Flip's board: a bar per question, one row each, the asker's colour on the row's first key pixel (ui/flip.ts draw). */
+function flipBoard(profile: StatusBoard["profile"], mode: FlipState["config"]["mode"]): BoardInPlay {
+  const rows = Math.min(questionLimit(mode), profile.rows);
+  return {
+    pegs: profile.pegs,
+    rows,
+    keyPegs: 1,
+    about: `Brain Flip: a row per question, ${rows} rows, the asker's colour on the first key peg (${boardOf(profile)})`,
+  };
+}
+
+/** The board of the game on the unit: the one played, or on the menu the one chosen. */
+function boardInPlay(profile: StatusBoard["profile"], saved: SavedState | null, s: NamedSettings): BoardInPlay {
+  const screen = saved?.screen ?? "menu";
+  if (screen === "play" && saved?.match) return codebreakerBoard(profile, rulesOf(saved.match));
+  if (screen === "flip" && saved?.flip) return flipBoard(profile, saved.flip.config.mode);
+  return s.preset === "brainflip" ? flipBoard(profile, s.flipMode) : codebreakerBoard(profile, rulesFor(s.preset, s.harder));
+}
+
+/**
+ * Does the frame show the self-test (ui/selftest.ts)? One whole segment white, or all of them, and
+ * nothing else lit but held keys' green echoes on the pad and the track; once seen (`was`), a dark frame
+ * (a segment this build lacks) is still the self-test. No screen of the unit's lights a frame like it.
+ */
+function selfTestFrame(leds: Record<string, string[]>, was: boolean): boolean {
+  const names = Object.keys(leds);
+  let whole = 0;
+  for (const name of names) {
+    const px = leds[name];
+    const echo = name === "pad" || name === "track";
+    let white = 0;
+    let off = 0;
+    for (const c of px) {
+      if (c === "white") white++;
+      else if (c === "off") off++;
+      else if (!(c === "green" && echo)) return false;
+    }
+    if (white > 0 && off > 0) return false;
+    if (white > 0) whole++;
+  }
+  return whole === 0 ? was : whole === 1 || whole === names.length;
+}
+
+function selfTestStatus(profile: StatusBoard["profile"], board: BoardInPlay): UnitStatus {
+  const maker = profile.keymap.maker ? " (a codemaker-pad key: a track LED)" : "";
+  const about = `self-test: held, it lights its own pad LED green${maker}; the USB console prints key <n> down, key <n> up`;
+  const keys: Record<string, KeyLegend> = {};
+  for (const id of profile.keymap.grid) keys[id] = { label: "", about };
+  for (const id of Object.values(profile.keymap.maker ?? {}).flat()) keys[String(id)] = { label: "", about };
+  return {
+    screen: "selftest",
+    board,
+    line:
+      "Self-test (OK was held at power-on): each LED segment lights white in turn (board, key pegs, secret, pad, track, status), " +
+      `then all of them; press and hold any key to see it: its pad LED lights green${maker}, and the USB console prints key <n> down. ` +
+      "Switch off or power cycle to leave.",
+    alert: "",
+    game: "",
+    scores: [],
+    facts: [],
+    history: [],
+    keys,
+  };
+}
+
+/**
+ * Is the unit checking an answer for a contradiction (ui/codebreaker.ts CHECKING, not saved)? It waits on
+ * an answer to its guess with the secret in the head; a light runs along the row's key pixels, so they
+ * show no answer as keyed (the answer's marks, then the empty holes all alike, nothing past the game's
+ * holes). Once seen (`was`) it holds until the next save. (The light shows after its first step.)
+ */
+function checkingLight(m: MatchState, profile: StatusBoard["profile"], leds: Record<string, string[]>, was: boolean): boolean {
+  const game = m.game;
+  if (m.over || m.wrongInfo || game.phase !== PHASE_FEEDBACK || game.secret || unitRole(m) !== ROLE_BREAKER) return false;
+  if (was) return true;
+  const rules = rulesOf(m);
+  const row = game.rows.length - Math.max(0, Math.min(game.rows.length, rules.rows - 1) + 1 - profile.rows);
+  const px = (leds.keys ?? []).slice(row * profile.pegs, (row + 1) * profile.pegs);
+  if (px.length < rules.pegs) return false;
+  if (px.slice(rules.pegs).some((c) => c !== "off")) return true;
+  const holes = px.slice(0, rules.pegs);
+  const exactColour = rules.look === "arms" ? "red" : "violet";
+  let i = 0;
+  while (i < holes.length && holes[i] === exactColour) i++;
+  let j = holes.length;
+  if (rules.look === "arms") while (j > i && holes[j - 1] === "white") j--;
+  else while (i < j && holes[i] === "white") i++;
+  const rest = holes.slice(i, j);
+  return !(rest.every((c) => c === "off") || rest.every((c) => c === "hole"));
 }
 
 /** What a refusal's colour on status LED 2 says (ui/render.ts REFUSAL_COLOURS), or "" for another colour. */
@@ -143,7 +294,7 @@ function settingsText(s: NamedSettings): string {
   return `${GAME_NAMES[s.preset]}, ${s.harder ? "harder" : "normal"}, ${MODE_NAMES[s.mode].about}, ${games}`;
 }
 
-function menuStatus(s: NamedSettings, leds: Record<string, string[]>, saved: SavedState | null): UnitStatus {
+function menuStatus(s: NamedSettings, leds: Record<string, string[]>, saved: SavedState | null): ScreenStatus {
   const flip = s.preset === "brainflip";
   const resumable = (leds.pad ?? [])[G_RESUME] === "cyan";
   const rows = flip
@@ -158,7 +309,7 @@ function menuStatus(s: NamedSettings, leds: Record<string, string[]>, saved: Sav
       `OK (bottom right, blinking green) starts a new match` +
       (unfinished ? " (twice: a game is in progress)" : "") +
       (resumable ? "; resume (row 6, column 5, cyan) goes back to the game in progress." : ".");
-  const st: UnitStatus = {
+  const st: ScreenStatus = {
     screen: "menu",
     line,
     alert: "",
@@ -182,7 +333,7 @@ function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function addMatchNumbers(st: UnitStatus, m: MatchState): void {
+function addMatchNumbers(st: ScreenStatus, m: MatchState): void {
   const rules = rulesOf(m);
   const who = names(m);
   const unit = rules.scoring === "race" ? "holes" : "points";
@@ -211,7 +362,8 @@ function playStatus(
   profile: VirtualBoard["profile"],
   leds: Record<string, string[]>,
   fit: (m: MatchState) => number,
-): UnitStatus {
+  checking = false,
+): ScreenStatus {
   const rules = rulesOf(m);
   const who = names(m);
   const role = unitRole(m);
@@ -254,8 +406,10 @@ function playStatus(
   } else if (game.phase === PHASE_GUESS) {
     line =
       role === ROLE_BREAKER
-        ? `The unit is choosing its guess for row ${row} of ${rules.rows}.`
+        ? `The unit is thinking: it is choosing its guess for row ${row} of ${rules.rows} (a light runs along the row while it thinks). Wait for its guess.`
         : `${role === ROLE_MAKER ? "Break the unit's code" : cap(breaker)}: key ${keysFor(rules.pegs)} on the pad for row ${row} of ${rules.rows}, then OK. The white key at the end of row 2 gives a hint.`;
+  } else if (checking) {
+    line = `The unit is checking your answer to row ${row} against the rows so far (a light runs along the row's key pegs); it counts once no contradiction is found.`;
   } else {
     const where = makerPad ? "on the codemaker pad" : "on the pad";
     line =
@@ -263,7 +417,7 @@ function playStatus(
         ? `Answer the unit's guess on row ${row}: exact, near, then OK ${where}.`
         : `${cap(maker)}: answer row ${row}: exact, near, then OK ${where}.`;
   }
-  const st: UnitStatus = { screen: "codebreaker", line, alert: "", game: "", scores: [], facts: [], history: [], keys: {} };
+  const st: ScreenStatus = { screen: "codebreaker", line, alert: "", game: "", scores: [], facts: [], history: [], keys: {} };
   addMatchNumbers(st, m);
   if (!m.over && !m.wrongInfo && game.phase !== PHASE_SOLVED && game.phase !== PHASE_FAILED)
     st.facts.push({ label: "row", value: `${Math.min(row, rules.rows)} of ${rules.rows}` });
@@ -288,7 +442,7 @@ function flipName(p: number): string {
   return `player ${p + 1} (${FLIP_COLOURS[p]})`;
 }
 
-function addFlipNumbers(st: UnitStatus, f: FlipState): void {
+function addFlipNumbers(st: ScreenStatus, f: FlipState): void {
   st.scores = f.scores.map((v, p) => ({ name: flipName(p), value: v, unit: "points" }));
   st.facts.push(
     { label: "round", value: String(f.rounds) },
@@ -303,7 +457,7 @@ function addFlipNumbers(st: UnitStatus, f: FlipState): void {
   );
 }
 
-function flipStatus(f: FlipState, profile: VirtualBoard["profile"]): UnitStatus {
+function flipStatus(f: FlipState, profile: VirtualBoard["profile"]): ScreenStatus {
   const round = f.round;
   const master = flipName(round.master);
   const makerPad = !!profile.keymap.maker;
@@ -333,7 +487,7 @@ function flipStatus(f: FlipState, profile: VirtualBoard["profile"]): UnitStatus 
           : `Nobody found the card: ${master} (the Master) +1.`;
     line = `${result} OK (${where}) starts the next round.`;
   }
-  const st: UnitStatus = { screen: "brainflip", line, alert: "", game: "", scores: [], facts: [], history: [], keys: {} };
+  const st: ScreenStatus = { screen: "brainflip", line, alert: "", game: "", scores: [], facts: [], history: [], keys: {} };
   addFlipNumbers(st, f);
   st.keys = legendsByKey(profile, brainFlipLegends(profile, f.config.grid));
   return st;

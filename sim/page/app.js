@@ -111,6 +111,7 @@ function build() {
   keyEls.clear();
   cardsShown = "";
   keyLegendsShown = "";
+  boardShown = "";
   $("model").textContent = `${g.name}: a board of ${g.pegs} holes × ${g.rows} rows`;
   // The pad's plate starts just left of the pad's well (its leftmost key, less 13 mm).
   const padLeft = Math.min(...g.keys.filter((k) => k.padLed !== undefined).map((k) => k.x)) - 13;
@@ -135,6 +136,7 @@ function build() {
     el.className = `silk silk-${t.kind} anchor-${t.anchor}`;
     el.textContent = t.text;
     el.setAttribute("aria-hidden", "true");
+    if (t.kind === "row") el.dataset.row = t.text;
     const plate = plateAt(t.anchor === "end" ? t.x - 1 : t.x + 1);
     el.style.left = mm(t.x - plate.x0);
     el.style.top = mm(t.y);
@@ -494,6 +496,7 @@ function paint(s) {
   paintCards(s);
   paintKeys(s);
   paintStatus(s.status);
+  paintBoard(s.status.board);
 
   $("power").textContent = s.on ? "Switch off" : "Switch on";
   $("led-power").classList.toggle("on", s.on);
@@ -532,6 +535,35 @@ function paint(s) {
   con.textContent = s.console.join("\n") || "(nothing printed)";
   con.scrollTop = con.scrollHeight;
   if (s.view.muted) audio.silence();
+}
+
+/** The part of the board in play, as last painted ("pegs/rows/keyPegs"). */
+let boardShown = "";
+
+/**
+ * Only the holes of the game on the unit are in play (the preset's holes of its rows, the key pixels it
+ * uses, the secret's holes): the others are dimmed and left out of the accessibility tree (a lit one still shows its light).
+ * The model line names the board and the game's part of it.
+ */
+function paintBoard(b) {
+  const g = layout.geometry;
+  setText($("model"), `${g.name} · ${b.about}`);
+  const shown = `${b.pegs}/${b.rows}/${b.keyPegs}`;
+  if (shown === boardShown) return;
+  boardShown = shown;
+  for (const [segment, holes] of [
+    ["board", b.pegs],
+    ["keys", b.keyPegs],
+    ["secret", b.pegs],
+  ])
+    (ledEls[segment] || []).forEach((el, i) => {
+      const out = Math.floor(i / g.pegs) >= b.rows || i % g.pegs >= holes;
+      el.classList.toggle("unused", out);
+      if (out) el.setAttribute("aria-hidden", "true");
+      else el.removeAttribute("aria-hidden");
+      el.title = out ? `${el.dataset.title} (not in play)` : el.dataset.title;
+    });
+  for (const el of unitEl.querySelectorAll(".silk-row")) el.classList.toggle("unused", Number(el.dataset.row) > b.rows);
 }
 
 /** The screen whose legends the keys show ("menu/brainflip"...), so they are rewritten only when it changes. */

@@ -107,6 +107,63 @@ describe("the page explains the unit", () => {
     }
   });
 
+  it.skipIf(!executable)("shows only the board of the game: travel unit 4 x 9, Brainiac 4 x 12, the race 5 x 12", async () => {
+    const { sim, page, pageErrors, close } = await openSimulatorPage(executable!, 17);
+    try {
+      /** The holes in play (board, key pegs), the hidden row numbers, and the model line, once the page shows `about`. */
+      const inPlay = async (about: string) => {
+        await page.waitForFunction((a) => document.getElementById("model")?.textContent?.endsWith(a), about);
+        return page.evaluate(() => ({
+          board: document.querySelectorAll('#unit .hole[data-segment="board"]:not(.unused)').length,
+          keys: document.querySelectorAll('#unit .hole[data-segment="keys"]:not(.unused)').length,
+          hiddenOut: Array.from(document.querySelectorAll("#unit .hole.unused")).every((e) => e.getAttribute("aria-hidden") === "true"),
+          rowsShown: Array.from(document.querySelectorAll("#unit .silk-row"))
+            .filter((e) => getComputedStyle(e).visibility !== "hidden")
+            .map((e) => Number(e.textContent))
+            .sort((a, b) => a - b)
+            .pop(),
+        }));
+      };
+      expect(await inPlay("Brainiac: 4 holes × 12 rows (board of 5 × 12)")).toEqual({
+        board: 48,
+        keys: 48,
+        hiddenOut: true,
+        rowsShown: 12,
+      });
+      await click(page, "p12");
+      expect(await inPlay("travel unit: 4 holes × 9 rows (board of 5 × 12)")).toEqual({
+        board: 36,
+        keys: 36,
+        hiddenOut: true,
+        rowsShown: 9,
+      });
+      expect(await page.locator("#model").innerText()).toBe(
+        "Brainboard R1 (Espruino Pico) · travel unit: 4 holes × 9 rows (board of 5 × 12)",
+      );
+      expect(
+        await page
+          .locator('#unit [data-segment="board"][data-index="45"]')
+          .evaluate((e) => getComputedStyle(e.querySelector(".light")!).visibility),
+      ).toBe("hidden");
+      // In play too: the travel unit's game keeps its 4 x 9.
+      await click(page, "p66");
+      await page.waitForFunction(() => document.getElementById("unit")?.dataset.screen === "codebreaker");
+      expect(await inPlay("travel unit: 4 holes × 9 rows (board of 5 × 12)")).toMatchObject({ board: 36, keys: 36 });
+      await click(page, "p61");
+      await click(page, "p13");
+      expect(await inPlay("five-peg race: 5 holes × 12 rows (board of 5 × 12)")).toEqual({
+        board: 60,
+        keys: 60,
+        hiddenOut: true,
+        rowsShown: 12,
+      });
+      expect(sim.state().status.board).toMatchObject({ pegs: 5, rows: 12 });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it.skipIf(!executable)(
     "plays a whole game from the keyboard alone: Tab to the menu's keys, Space on them, shortcuts for the game; its controls keep Space and Enter",
     async () => {
@@ -121,7 +178,7 @@ describe("the page explains the unit", () => {
         expect(sim.view.shield).toBe(false);
         expect(sim.state().status.screen).toBe("menu");
         await page.evaluate(() => (document.activeElement as HTMLElement).blur());
-        // Tab to the menu's "3: vs unit, it makes" (row 3, column 3) and press it with Space; then to OK, with Enter.
+        // Tab to the menu's "you break first" (row 3, column 3) and press it with Space; then to OK, with Enter.
         const tabTo = async (id: string) => {
           for (let i = 0; i < 80; i++) {
             if ((await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.key)) === id) return;

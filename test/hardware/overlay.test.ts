@@ -52,7 +52,7 @@ describe("the printed legend overlay", () => {
     const words = (svg: string) => [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join(" ");
     const menu = words(overlaySvg(p, "menu"));
     for (const l of menuLegends("codebreaker").pad.filter((l) => l.label)) for (const w of l.label.split(" ")) expect(menu).toContain(w);
-    expect(menu).toContain("BF: 6x6 cards");
+    expect(menu).toContain("BF: grid 6x6");
     expect(menu).toContain("resume");
     const play = words(overlaySvg(p, "codebreaker"));
     for (const l of Object.values(codebreakerLegends(p).maker)) expect(play).toContain(l.label);

@@ -4,6 +4,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../sim/server.ts";
+import { bundleFor } from "../../sim/bundle.ts";
+import { StatusReader, type StatusBoard } from "../../sim/status.ts";
+import { segmentOffsets } from "../../hardware/profile.ts";
+import { frameNames, restoredApp } from "../reliability/frame.ts";
+import { readSavedState } from "../reliability/saved-state.ts";
 import { countConsistent } from "../../firmware/core/codes.ts";
 import { rulesFor } from "../../firmware/core/presets.ts";
 import { firmware } from "./helpers.ts";
@@ -32,7 +37,8 @@ describe("the unit's status, for the page", () => {
     expect(s.line).toMatch(/^Menu: Brainiac, normal, roles 1: two players, the unit referees, 4 games\./);
     expect(s.line).not.toContain("resume");
     expect(s.keys.p11.label).toBe("Brainiac");
-    expect(s.keys.p34.label).toBe("4: vs unit, it breaks");
+    expect(s.keys.p34.label).toBe("unit breaks first");
+    expect(s.keys.p56.label).toBe("sound on");
     expect(s.keys.p66.label).toBe("OK: start");
     sim.command("tap p14");
     s = status(sim);
@@ -124,5 +130,113 @@ describe("the unit's status, for the page", () => {
     sim.command("power off");
     expect(status(sim).screen).toBe("off");
     expect(status(sim).line).toMatch(/switched off/);
+  });
+
+  it("says what the self-test does while it runs (OK held at power-on), and the menu again after a power cycle", async () => {
+    const sim = await start();
+    sim.command("power off\npress ok\npower on\nwait 100\nrelease ok\nwait 100");
+    for (let step = 0; step < 8; step++) {
+      const s = status(sim);
+      expect(s.screen).toBe("selftest");
+      expect(s.line).toBe(
+        "Self-test (OK was held at power-on): each LED segment lights white in turn (board, key pegs, secret, pad, track, status), " +
+          "then all of them; press and hold any key to see it: its pad LED lights green (a codemaker-pad key: a track LED), " +
+          "and the USB console prints key <n> down. Switch off or power cycle to leave.",
+      );
+      expect(s.board).toMatchObject({ pegs: 5, rows: 12, keyPegs: 5 });
+      sim.command("wait 800");
+    }
+    sim.command("press p22\nwait 100");
+    expect(status(sim).screen).toBe("selftest");
+    expect(status(sim).keys.p22.about).toMatch(/^self-test: held, it lights its own pad LED green/);
+    sim.command("release p22\npower cycle\nwait 300");
+    expect(status(sim).screen).toBe("menu");
+    expect(status(sim).line).toMatch(/^Menu: /);
+  });
+
+  it("says the unit is thinking while it chooses its guess", async () => {
+    const sim = await start();
+    sim.command("tap p34 ok\nwait 200\ntap maker.ok\nwait 2000\npress maker.ok");
+    const lines: string[] = [];
+    for (let t = 0; t < 60; t++) {
+      const line = status(sim).line;
+      if (lines[lines.length - 1] !== line) lines.push(line);
+      sim.command(t === 5 ? "release maker.ok" : "wait 5");
+    }
+    expect(lines).toContain(
+      "The unit is thinking: it is choosing its guess for row 2 of 12 (a light runs along the row while it thinks). Wait for its guess.",
+    );
+    expect(lines[lines.length - 1]).toBe("Answer the unit's guess on row 2: exact, near, then OK on the codemaker pad.");
+  });
+
+  it("says the unit is checking an answer (secret in the head) while the light runs along the row's key pegs", async () => {
+    // The check is over within a slice or two on the virtual board: the frames of a longer one come from the
+    // firmware's own ui (an App restored from the board's save, the answer's OK pressed, rendered as time passes).
+    const sim = await start();
+    sim.command("tap p13 p34 ok\nwait 200\ntap maker.ok\nwait 3000"); // the race, roles 4, the secret in the head
+    expect(status(sim).line).toBe("Answer the unit's guess on row 1: exact, near, then OK on the codemaker pad.");
+    const profile = sim.board.profile;
+    const { app } = restoredApp(profile, readSavedState(sim.board), 0);
+    const offsets = segmentOffsets(profile);
+    let frame: string[] = [];
+    const board: StatusBoard = {
+      profile,
+      isOn: true,
+      ledsPowered: true,
+      storage: sim.board.storage,
+      colours: (seg) => frame.slice(offsets[seg].start, offsets[seg].start + offsets[seg].count),
+    };
+    const reader = new StatusReader(board);
+    const maker = app.layout.maker!;
+    // Keying the answer (one exact, one near) blinks the row's empty key holes: not a check.
+    app.key(maker.exact, true, 100);
+    app.key(maker.exact, false, 150);
+    app.key(maker.near, true, 200);
+    app.key(maker.near, false, 250);
+    for (let t = 300; t < 1500; t += 75) {
+      frame = frameNames(app, t);
+      expect(reader.status().line).toBe("Answer the unit's guess on row 1: exact, near, then OK on the codemaker pad.");
+    }
+    app.key(maker.ok, true, 1500);
+    app.key(maker.ok, false, 1550);
+    const lines = new Set<string>();
+    for (let t = 1500; t < 2500; t += 50) {
+      frame = frameNames(app, t);
+      lines.add(reader.status().line);
+    }
+    expect([...lines]).toEqual([
+      "Answer the unit's guess on row 1: exact, near, then OK on the codemaker pad.",
+      "The unit is checking your answer to row 1 against the rows so far (a light runs along the row's key pegs); it counts once no contradiction is found.",
+    ]);
+  });
+
+  it("gives the part of the board the game uses: the travel unit 4 x 9, Brainiac 4 x 12, the race 5 x 12, Brain Flip a row per question", async () => {
+    const sim = await start();
+    const board = () => status(sim).board;
+    expect(board()).toEqual({ pegs: 4, rows: 12, keyPegs: 4, about: "Brainiac: 4 holes × 12 rows (board of 5 × 12)" });
+    sim.command("tap p12");
+    expect(board()).toEqual({ pegs: 4, rows: 9, keyPegs: 4, about: "travel unit: 4 holes × 9 rows (board of 5 × 12)" });
+    sim.command("tap p13 p22");
+    expect(board()).toEqual({ pegs: 5, rows: 12, keyPegs: 5, about: "five-peg race, harder: 5 holes × 12 rows (board of 5 × 12)" });
+    sim.command("tap p14 p22");
+    expect(board()).toMatchObject({ pegs: 5, rows: 6, keyPegs: 1 });
+    // A game in play: its own board, also while the unit is switched off.
+    sim.command("tap p12 p21 ok\nwait 200");
+    expect(status(sim).screen).toBe("codebreaker");
+    expect(board().about).toBe("travel unit: 4 holes × 9 rows (board of 5 × 12)");
+    sim.command("power off");
+    expect(board().rows).toBe(9);
+  });
+
+  it("on a board with fewer rows than the game (mini-pico, 10 rows), Brainiac plays on every row: the latest ones show", async () => {
+    const sim = await start({ profile: "mini-pico", firmware: (await bundleFor("mini-pico")).code });
+    expect(status(sim).board).toEqual({
+      pegs: 4,
+      rows: 10,
+      keyPegs: 4,
+      about: "Brainiac: 4 holes × 12 rows, the latest 10 on the board (board of 4 × 10)",
+    });
+    sim.command("tap p12");
+    expect(status(sim).board).toMatchObject({ pegs: 4, rows: 9 });
   });
 });
