@@ -517,7 +517,7 @@ export class CodebreakerScreen implements GameScreen {
     // Background work: a light runs along the unit's row while it chooses its guess, or along the row's
     // key pegs while an answer is checked, one step every CHASE_MS once the work outlasts the first.
     if (this.busy && (mode === UNIT_THINKING || mode === CHECKING))
-      this.chase(frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, L.pegs, clock);
+      this.chase(frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, rules.pegs, clock);
     if (entryOnBoard && clock.now < this.hintUntil) this.drawHint(frame, L, clock);
     if (L.seg.status >= 0) {
       // Whose move: the codemaker's colour while the secret or feedback is awaited, else the codebreaker's.
