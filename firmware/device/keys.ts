@@ -54,6 +54,8 @@ export class KeyScanner {
   private readonly scanNow = () => this.scan();
   private readonly wakeNow = () => this.wake();
   private watches: number[] = [];
+  /** The row of the key last seen changing (scanned first). */
+  private lead = 0;
 
   constructor(
     p: FirmwareProfile,
@@ -132,8 +134,12 @@ export class KeyScanner {
     const now = nowMs();
     // At rest every row is driven low but those of stuck keys (row-bit order: the last pin is bit 0).
     let rest = all;
+    // A key being debounced is in row `lead`: its row goes first, so that its event (and its frame) waits for
+    // no other row's read (the rest follow, wrapping round).
+    const lead = this.lead;
     if (!ghost)
-      for (let r = 0; r < nRows; r++) {
+      for (let i = 0; i < nRows; i++) {
+        const r = (lead + i) % nRows;
         if (!readFirst) {
           digitalWrite(rows, drive[r]);
           raw[r] = ~digitalRead(cols) & mask;
@@ -167,6 +173,7 @@ export class KeyScanner {
             }
           } else {
             live = true;
+            this.lead = r;
             if (++this.disagree[key] >= DEBOUNCE_SCANS) {
               this.disagree[key] = 0;
               this.down[key] = closed;
