@@ -43,6 +43,14 @@ export const FG_CORRECT = 17;
 export const FG_MISTAKE = 23;
 export const FG_MENU = 30;
 export const FG_OK = 35;
+/** The Master's keys in action order (M_*): grid positions without a codemaker pad, and their colours there. */
+const FG_KEYS = [FG_MENU, FG_OK, FG_YES, FG_NO, FG_CORRECT, FG_MISTAKE];
+const FG_COLOURS = [BLUE, WHITE, GREEN, RED, ORANGE, VIOLET];
+const M_MENU = 0;
+const M_OK = 1;
+const M_YES = 2;
+const M_CORRECT = 4;
+const M_MISTAKE = 5;
 /** The board's rows, one per question; the track's first LEDs count the questions left, from 12 on the points. */
 const TRACK_POINTS = 12;
 
@@ -105,39 +113,32 @@ export class FlipScreen implements GameScreen {
     const app = this.app;
     const mk = app.layout.maker;
     const card = this.cardAt(g);
-    const is = (makerKey: number | undefined, gridPos: number) => (mk ? k === makerKey : g === gridPos);
-    const round = s.round;
-    if ((mk && k === mk.colours[0]) || (g === FG_MENU && card < 0)) {
+    const phase = s.round.phase;
+    // Which of the Master's keys (M_*), or -1: on the codemaker pad, else at their grid positions.
+    const action = mk ? [mk.colours[0], mk.ok, mk.yes, mk.no, mk.undo, mk.colours[7]].indexOf(k) : FG_KEYS.indexOf(g);
+    // (The menu's grid position is a card's only on a 6x6 grid, which needs the codemaker pad anyway.)
+    if ((action === M_OK && s.over) || (action === M_MENU && card < 0)) {
       app.go(app.menu);
       return;
     }
     let r: Result<FlipState> | null = null;
     let tune = TUNE_CLICK;
-    if (is(mk ? mk.ok : undefined, FG_OK)) {
-      if (s.over) {
-        app.go(app.menu);
-        return;
-      }
+    if (action === M_OK) {
       r = nextRound(s);
       tune = TUNE_ACCEPT;
-    } else if (card >= 0 && round.phase === FLIP_PICK) {
-      r = pickCard(s, card);
-      // A quiet click only: the pick must not be heard as different from any other key.
-    } else if (card >= 0 && round.phase === FLIP_ASK) {
-      r = guessCard(s, card);
-      if (r.ok) tune = r.state.round.finder >= 0 ? TUNE_SOLVED : TUNE_FAILED;
-    } else if (is(mk ? mk.yes : undefined, FG_YES) || is(mk ? mk.no : undefined, FG_NO)) {
-      r = answerQuestion(s, is(mk ? mk.yes : undefined, FG_YES));
+    } else if (card >= 0) {
+      // The pick makes a quiet click only: it must not be heard as different from any other key.
+      // A card in a round over is refused (so would the Master's keys be there).
+      r = phase === FLIP_PICK ? pickCard(s, card) : guessCard(s, card);
+      if (r.ok && phase === FLIP_ASK) tune = r.state.round.finder >= 0 ? TUNE_SOLVED : TUNE_FAILED;
+    } else if (action >= M_YES && action <= M_CORRECT) {
+      r = action === M_CORRECT ? correctLastAnswer(s) : answerQuestion(s, action === M_YES);
+      // The answer now shown, given or corrected, is heard.
       if (r.ok) {
-        const entry = r.state.round.log[r.state.round.log.length - 1];
-        tune = entry.yes ? TUNE_YES : TUNE_NO;
+        const log = r.state.round.log;
+        tune = log[log.length - 1].yes ? TUNE_YES : TUNE_NO;
       }
-    } else if (is(mk ? mk.undo : undefined, FG_CORRECT)) {
-      r = correctLastAnswer(s);
-      if (r.ok) {
-        tune = r.state.round.log[r.state.round.log.length - 1].yes ? TUNE_YES : TUNE_NO;
-      }
-    } else if (is(mk ? mk.colours[7] : undefined, FG_MISTAKE)) {
+    } else if (action === M_MISTAKE) {
       r = masterMistake(s);
       tune = TUNE_FAILED;
     }
@@ -164,12 +165,7 @@ export class FlipScreen implements GameScreen {
       pad(frame, L, this.cardPos(c), colour);
     }
     if (!L.maker) {
-      pad(frame, L, FG_YES, GREEN);
-      pad(frame, L, FG_NO, RED);
-      pad(frame, L, FG_CORRECT, ORANGE);
-      pad(frame, L, FG_MISTAKE, VIOLET);
-      pad(frame, L, FG_MENU, BLUE);
-      pad(frame, L, FG_OK, WHITE);
+      for (let i = 0; i < FG_KEYS.length; i++) pad(frame, L, FG_KEYS[i], FG_COLOURS[i]);
     }
     // One bar per question on the board, in the order asked; the asker's colour on the row's key LEDs.
     const pegs = L.pegs;
