@@ -4,7 +4,7 @@ import { PRESET_IDS, rulesFor } from "./presets";
 import { Code, Feedback, GameRecord, GameState, MatchConfig, MatchState, Result, Row, Rules } from "./types";
 import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, REFUSED_FEEDBACK_RANGE, REFUSED_PHASE } from "./types";
 import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "./types";
-import { checkGuess, checkSecret, whole } from "./validate";
+import { accept, checkGuess, checkSecret, copy, refuse, whole, wholes } from "./validate";
 
 const MODES = ["referee", "manual", "unit-makes", "unit-breaks"];
 
@@ -12,16 +12,17 @@ const MODES = ["referee", "manual", "unit-makes", "unit-breaks"];
 export function checkConfig(config: MatchConfig): string | null {
   if (PRESET_IDS.indexOf(config.preset) < 0) return "unknown preset " + config.preset;
   if (MODES.indexOf(config.mode) < 0) return "unknown mode " + config.mode;
-  if (rulesFor(config.preset, false).scoring === "points") {
-    // Even, so that both players make codes equally often (RULES.md 1).
+  if (config.preset !== "race") {
+    // Scored in points (race, the one scored in holes, has no number of games): an even number,
+    // so that both players make codes equally often (RULES.md 1).
     if (!(config.games >= 2)) return "a match needs at least 2 games";
     if (config.games % 2 !== 0) return "games must be even";
   }
   return null;
 }
 
-function freshGame(): GameState {
-  return { secret: null, rows: [], pending: null, phase: PHASE_SECRET };
+function gameOf(secret: Code | null, rows: Row[], pending: Code | null, phase: number): GameState {
+  return { secret: secret, rows: rows, pending: pending, phase: phase };
 }
 
 /**
@@ -33,7 +34,7 @@ export function newMatch(config: MatchConfig): MatchState {
     config: { preset: config.preset, harder: config.harder, mode: config.mode, games: config.games },
     scores: [0, 0],
     maker: config.mode === "unit-makes" ? 1 : 0,
-    game: freshGame(),
+    game: gameOf(null, [], null, PHASE_SECRET),
     history: [],
     wrongInfo: null,
     over: false,
@@ -64,32 +65,19 @@ export function gamesPlayed(m: MatchState): number {
   return played;
 }
 
-/** A shallow copy: reducers then replace the parts they change, never writing into `m`. */
-function copyMatch(m: MatchState): MatchState {
-  return Object.assign({}, m);
-}
-
-function accept(state: MatchState): Result<MatchState> {
-  return { ok: true, state: state };
-}
-
-function refuse(reason: number, positions: number[]): Result<MatchState> {
-  return { ok: false, refusal: { refused: reason, positions: positions } };
-}
-
 /** Has the current game ended (solved, failed, or ended by wrong information)? The one definition: the ui's play mode asks it too. */
 export function gameEnded(m: MatchState): boolean {
   return m.wrongInfo !== null || m.game.phase === PHASE_SOLVED || m.game.phase === PHASE_FAILED;
 }
 
 /** Records a finished game, adds its points or holes, and decides whether the match is over. */
-function recordGame(m: MatchState, game: GameState, record: GameRecord): MatchState {
+function recordGame(m: MatchState, game: GameState, solved: boolean, replayed: boolean, gained: [number, number]): MatchState {
   const rules = rulesOf(m);
-  const next = copyMatch(m);
+  const next = copy(m);
   next.game = game;
-  next.scores = [m.scores[0] + record.gained[0], m.scores[1] + record.gained[1]];
-  next.history = m.history.slice();
-  next.history.push(record);
+  next.scores = [m.scores[0] + gained[0], m.scores[1] + gained[1]];
+  const record: GameRecord = { maker: m.maker, rowsPlayed: game.rows.length, solved: solved, replayed: replayed, gained: gained };
+  next.history = m.history.concat([record]);
   if (rules.scoring === "race") {
     // First to the target wins; the score keeps the real sum even past it.
     for (let p = 0; p < 2; p++) {
@@ -109,21 +97,16 @@ function recordGame(m: MatchState, game: GameState, record: GameRecord): MatchSt
 function afterRow(m: MatchState, rows: Row[]): MatchState {
   const rules = rulesOf(m);
   const solved = rows[rows.length - 1].feedback.exact === rules.pegs;
-  const game: GameState = {
-    secret: m.game.secret,
-    rows: rows,
-    pending: null,
-    phase: solved ? PHASE_SOLVED : rows.length >= rules.rows ? PHASE_FAILED : PHASE_GUESS,
-  };
+  const game = gameOf(m.game.secret, rows, null, solved ? PHASE_SOLVED : rows.length >= rules.rows ? PHASE_FAILED : PHASE_GUESS);
   if (game.phase === PHASE_GUESS) {
-    const next = copyMatch(m);
+    const next = copy(m);
     next.game = game;
     return next;
   }
   const gained: [number, number] = [0, 0];
   if (rules.scoring === "points") gained[m.maker] = solved ? rows.length : rules.unsolvedPoints;
   else if (solved) gained[breaker(m)] = rules.raceAdvance[rows.length - 1];
-  return recordGame(m, game, { maker: m.maker, rowsPlayed: rows.length, solved: solved, replayed: false, gained: gained });
+  return recordGame(m, game, solved, false, gained);
 }
 
 /**
@@ -134,27 +117,26 @@ function wrongInformation(m: MatchState, rows: Row[], wrongRows: number[], corre
   const rules = rulesOf(m);
   const gained: [number, number] = [0, 0];
   gained[breaker(m)] = rules.wrongInfoBonus;
-  const game: GameState = { secret: m.game.secret, rows: rows, pending: null, phase: PHASE_FAILED };
-  const next = recordGame(m, game, { maker: m.maker, rowsPlayed: rows.length, solved: false, replayed: true, gained: gained });
+  const next = recordGame(m, gameOf(m.game.secret, rows, null, PHASE_FAILED), false, true, gained);
   next.wrongInfo = { rows: wrongRows, correct: correct };
   return next;
 }
 
 /** The codemaker sets the secret (PHASE_SECRET only); an invalid secret is refused with its holes. */
 export function setSecret(m: MatchState, code: Code): Result<MatchState> {
-  if (m.over || m.game.phase !== PHASE_SECRET) return refuse(REFUSED_PHASE, []);
+  if (m.over || m.game.phase !== PHASE_SECRET) return refuse(REFUSED_PHASE);
   const invalid = checkSecret(rulesOf(m), code);
   if (invalid !== null) return refuse(invalid.reason, invalid.positions);
-  const next = copyMatch(m);
-  next.game = { secret: code.slice(), rows: [], pending: null, phase: PHASE_GUESS };
+  const next = copy(m);
+  next.game = gameOf(code.slice(), [], null, PHASE_GUESS);
   return accept(next);
 }
 
 /** Unit breaks: the player keeps the secret in their head (it stays null) and the unit starts guessing. */
 export function keepSecretInHead(m: MatchState): Result<MatchState> {
-  if (m.over || m.game.phase !== PHASE_SECRET || unitRole(m) !== ROLE_BREAKER) return refuse(REFUSED_PHASE, []);
-  const next = copyMatch(m);
-  next.game = { secret: null, rows: [], pending: null, phase: PHASE_GUESS };
+  if (m.over || m.game.phase !== PHASE_SECRET || unitRole(m) !== ROLE_BREAKER) return refuse(REFUSED_PHASE);
+  const next = copy(m);
+  next.game = gameOf(null, [], null, PHASE_GUESS);
   return accept(next);
 }
 
@@ -164,7 +146,7 @@ export function keepSecretInHead(m: MatchState): Result<MatchState> {
  * is added at once; otherwise the guess waits in `pending` for the codemaker's answer.
  */
 export function submitGuess(m: MatchState, code: Code): Result<MatchState> {
-  if (m.over || m.game.phase !== PHASE_GUESS) return refuse(REFUSED_PHASE, []);
+  if (m.over || m.game.phase !== PHASE_GUESS) return refuse(REFUSED_PHASE);
   const invalid = checkGuess(rulesOf(m), code);
   if (invalid !== null) return refuse(invalid.reason, invalid.positions);
   const guess = code.slice();
@@ -174,13 +156,9 @@ export function submitGuess(m: MatchState, code: Code): Result<MatchState> {
     rows.push({ guess: guess, feedback: feedback(guess, secret) });
     return accept(afterRow(m, rows));
   }
-  const next = copyMatch(m);
-  next.game = { secret: secret, rows: m.game.rows, pending: guess, phase: PHASE_FEEDBACK };
+  const next = copy(m);
+  next.game = gameOf(secret, m.game.rows, guess, PHASE_FEEDBACK);
   return accept(next);
-}
-
-function isCount(n: number): boolean {
-  return typeof n === "number" && Math.floor(n) === n && n >= 0;
 }
 
 /**
@@ -194,12 +172,13 @@ function isCount(n: number): boolean {
  */
 export function answer(m: MatchState, fb: Feedback, conflicts?: number[]): Result<MatchState> {
   const pending = m.game.pending;
-  if (m.over || m.game.phase !== PHASE_FEEDBACK || pending === null) return refuse(REFUSED_PHASE, []);
+  if (m.over || m.game.phase !== PHASE_FEEDBACK || pending === null) return refuse(REFUSED_PHASE);
   const rules = rulesOf(m);
   const exact = fb.exact;
   const near = fb.near;
-  if (!isCount(exact) || !isCount(near) || exact + near > rules.pegs || (exact === rules.pegs - 1 && near === 1)) {
-    return refuse(REFUSED_FEEDBACK_RANGE, []);
+  const pegs = rules.pegs;
+  if (!whole(exact, 0, pegs) || !whole(near, 0, pegs) || exact + near > pegs || (exact === pegs - 1 && near === 1)) {
+    return refuse(REFUSED_FEEDBACK_RANGE);
   }
   const rows = m.game.rows.slice();
   rows.push({ guess: pending, feedback: { exact: exact, near: near } });
@@ -219,19 +198,17 @@ export function answer(m: MatchState, fb: Feedback, conflicts?: number[]): Resul
  * information the same codemaker makes a code again (the replay); otherwise the roles switch.
  */
 export function nextGame(m: MatchState): Result<MatchState> {
-  if (m.over || !gameEnded(m)) return refuse(REFUSED_PHASE, []);
-  const next = copyMatch(m);
+  if (m.over || !gameEnded(m)) return refuse(REFUSED_PHASE);
+  const next = copy(m);
   if (m.wrongInfo === null) next.maker = 1 - m.maker;
   next.wrongInfo = null;
-  next.game = freshGame();
+  next.game = gameOf(null, [], null, PHASE_SECRET);
   return accept(next);
 }
 
 /** Is c a code of `pegs` symbols in 0..colours (the blank)? */
 function codeShape(c: unknown, rules: Rules): boolean {
-  if (!Array.isArray(c) || c.length !== rules.pegs) return false;
-  for (let i = 0; i < c.length; i++) if (!whole(c[i], 0, rules.colours)) return false;
-  return true;
+  return wholes(c, rules.pegs, 0, rules.colours);
 }
 
 /**
@@ -246,7 +223,7 @@ export function checkMatchState(data: unknown): string | null {
   if (bad) return bad;
   const rules = rulesFor(m.config.preset, !!m.config.harder);
   const g = m.game;
-  if (!Array.isArray(m.scores) || m.scores.length !== 2 || !whole(m.scores[0], 0, 999) || !whole(m.scores[1], 0, 999)) return "bad scores";
+  if (!wholes(m.scores, 2, 0, 999)) return "bad scores";
   if (!whole(m.maker, 0, 1) || !Array.isArray(m.history)) return "bad players";
   // The scores must be what the history of games adds up to.
   const sum = [0, 0];
