@@ -233,13 +233,12 @@ export function guessCard(s: FlipState, card: number): Result<FlipState> {
  */
 export function correctLastAnswer(s: FlipState): Result<FlipState> {
   const log = s.round.log.slice();
-  const last = log.length - 1;
-  if (s.round.phase !== FLIP_ASK || last < 0 || log[last].kind !== FLIP_ANSWER) return refuse(REFUSED_PHASE);
-  const fixed = copy(log[last]);
-  fixed.yes = !fixed.yes;
-  log[last] = fixed;
+  const last = log.pop();
+  if (s.round.phase !== FLIP_ASK || !last || last.kind !== FLIP_ANSWER) return refuse(REFUSED_PHASE);
   const next = copyState(s);
-  next.round.log = log;
+  const fixed = copy(last);
+  fixed.yes = !fixed.yes;
+  next.round.log = log.concat([fixed]);
   return accept(next);
 }
 
@@ -261,7 +260,8 @@ export function nextRound(s: FlipState): Result<FlipState> {
 /** Checks that data read back from Storage is a Brain Flip game this firmware can play on; what is wrong, or null. */
 export function checkFlipState(data: unknown): string | null {
   const s = data as FlipState;
-  if (!s || typeof s !== "object" || !s.config || !s.round) return "not a Brain Flip game";
+  // (Anything but an object, a number or a string say, has no config either.)
+  if (!s || !s.config || !s.round) return "not a Brain Flip game";
   const bad = checkFlipConfig(s.config);
   if (bad) return bad;
   const n = s.config.players;

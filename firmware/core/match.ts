@@ -218,7 +218,8 @@ function codeShape(c: unknown, rules: Rules): boolean {
  */
 export function checkMatchState(data: unknown): string | null {
   const m = data as MatchState;
-  if (!m || typeof m !== "object" || !m.config || !m.game) return "not a match";
+  // (Anything but an object, a number or a string say, has no config either.)
+  if (!m || !m.config || !m.game) return "not a match";
   const bad = checkConfig(m.config);
   if (bad) return bad;
   const rules = rulesFor(m.config.preset, !!m.config.harder);
@@ -234,7 +235,7 @@ export function checkMatchState(data: unknown): string | null {
     sum[0] += h.gained[0];
     sum[1] += h.gained[1];
   }
-  if (sum[0] !== m.scores[0] || sum[1] !== m.scores[1]) return "scores do not follow from the history";
+  if (sum[0] !== m.scores[0] || sum[1] !== m.scores[1]) return "scores differ from history";
   if (!whole(g.phase, PHASE_SECRET, PHASE_FAILED)) return "bad phase";
   if (!Array.isArray(g.rows) || g.rows.length > rules.rows) return "bad rows";
   for (let i = 0; i < g.rows.length; i++) {
@@ -252,6 +253,6 @@ export function checkMatchState(data: unknown): string | null {
   if (g.phase !== PHASE_SECRET && g.secret === null && unitRole(m) !== ROLE_BREAKER) return "missing secret";
   if (g.pending !== null && !codeShape(g.pending, rules)) return "bad pending guess";
   if ((g.phase === PHASE_FEEDBACK) !== (g.pending !== null)) return "bad pending guess";
-  if (m.wrongInfo !== null && (typeof m.wrongInfo !== "object" || !Array.isArray(m.wrongInfo.rows))) return "bad wrong information";
+  if (m.wrongInfo !== null && !(m.wrongInfo && Array.isArray(m.wrongInfo.rows))) return "bad wrong information";
   return null;
 }

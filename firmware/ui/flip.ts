@@ -192,7 +192,7 @@ export class FlipScreen implements GameScreen {
       const lit = round.phase !== FLIP_PICK || on;
       frame[L.seg.status] = lit && mover >= 0 ? FLIP_PLAYER_COLOURS[mover] : OFF;
       // The answer just given: green for yes, red for no, until the next question.
-      const last = round.log.length ? round.log[round.log.length - 1] : null;
+      const last = round.log[round.log.length - 1]; // undefined before the first question
       if (L.segLen.status > 1 && last && last.kind === FLIP_ANSWER && round.phase === FLIP_ASK)
         frame[L.seg.status + 1] = last.yes ? GREEN : RED;
     }
