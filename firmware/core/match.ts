@@ -1,7 +1,7 @@
 import { conflictingRowsNow } from "./conflict";
 import { feedback } from "./feedback";
 import { PRESET_IDS, rulesFor } from "./presets";
-import { Code, Feedback, GameRecord, GameState, MatchConfig, MatchState, Result, Row, Rules } from "./types";
+import { Code, Feedback, GameRecord, Invalid, MatchConfig, MatchState, Result, Row, Rules } from "./types";
 import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, REFUSED_FEEDBACK_RANGE, REFUSED_PHASE } from "./types";
 import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "./types";
 import { accept, checkGuess, checkSecret, copy, refuse, whole, wholes } from "./validate";
@@ -21,8 +21,11 @@ export function checkConfig(config: MatchConfig): string | null {
   return null;
 }
 
-function gameOf(secret: Code | null, rows: Row[], pending: Code | null, phase: number): GameState {
-  return { secret: secret, rows: rows, pending: pending, phase: phase };
+/** A copy of `m` whose current game is the one given: reducers never write into `m`. */
+function withGame(m: MatchState, secret: Code | null, rows: Row[], pending: Code | null, phase: number): MatchState {
+  const next = copy(m);
+  next.game = { secret: secret, rows: rows, pending: pending, phase: phase };
+  return next;
 }
 
 /**
@@ -34,7 +37,7 @@ export function newMatch(config: MatchConfig): MatchState {
     config: { preset: config.preset, harder: config.harder, mode: config.mode, games: config.games },
     scores: [0, 0],
     maker: config.mode === "unit-makes" ? 1 : 0,
-    game: gameOf(null, [], null, PHASE_SECRET),
+    game: { secret: null, rows: [], pending: null, phase: PHASE_SECRET },
     history: [],
     wrongInfo: null,
     over: false,
@@ -70,14 +73,12 @@ export function gameEnded(m: MatchState): boolean {
   return m.wrongInfo !== null || m.game.phase === PHASE_SOLVED || m.game.phase === PHASE_FAILED;
 }
 
-/** Records a finished game, adds its points or holes, and decides whether the match is over. */
-function recordGame(m: MatchState, game: GameState, solved: boolean, replayed: boolean, gained: [number, number]): MatchState {
-  const rules = rulesOf(m);
-  const next = copy(m);
-  next.game = game;
-  next.scores = [m.scores[0] + gained[0], m.scores[1] + gained[1]];
-  const record: GameRecord = { maker: m.maker, rowsPlayed: game.rows.length, solved: solved, replayed: replayed, gained: gained };
-  next.history = m.history.concat([record]);
+/** Records the finished game of `next` (a copy, see withGame), adds its points or holes, and decides whether the match is over. */
+function recordGame(next: MatchState, solved: boolean, replayed: boolean, gained: [number, number]): MatchState {
+  const rules = rulesOf(next);
+  next.scores = [next.scores[0] + gained[0], next.scores[1] + gained[1]];
+  const record: GameRecord = { maker: next.maker, rowsPlayed: next.game.rows.length, solved: solved, replayed: replayed, gained: gained };
+  next.history = next.history.concat([record]);
   if (rules.scoring === "race") {
     // First to the target wins; the score keeps the real sum even past it.
     for (let p = 0; p < 2; p++) {
@@ -86,7 +87,7 @@ function recordGame(m: MatchState, game: GameState, solved: boolean, replayed: b
         next.winner = p;
       }
     }
-  } else if (gamesPlayed(next) >= m.config.games) {
+  } else if (gamesPlayed(next) >= next.config.games) {
     next.over = true;
     next.winner = next.scores[0] > next.scores[1] ? 0 : next.scores[1] > next.scores[0] ? 1 : -1;
   }
@@ -97,16 +98,13 @@ function recordGame(m: MatchState, game: GameState, solved: boolean, replayed: b
 function afterRow(m: MatchState, rows: Row[]): MatchState {
   const rules = rulesOf(m);
   const solved = rows[rows.length - 1].feedback.exact === rules.pegs;
-  const game = gameOf(m.game.secret, rows, null, solved ? PHASE_SOLVED : rows.length >= rules.rows ? PHASE_FAILED : PHASE_GUESS);
-  if (game.phase === PHASE_GUESS) {
-    const next = copy(m);
-    next.game = game;
-    return next;
-  }
+  const phase = solved ? PHASE_SOLVED : rows.length >= rules.rows ? PHASE_FAILED : PHASE_GUESS;
+  const next = withGame(m, m.game.secret, rows, null, phase);
+  if (phase === PHASE_GUESS) return next;
   const gained: [number, number] = [0, 0];
   if (rules.scoring === "points") gained[m.maker] = solved ? rows.length : rules.unsolvedPoints;
   else if (solved) gained[breaker(m)] = rules.raceAdvance[rows.length - 1];
-  return recordGame(m, game, solved, false, gained);
+  return recordGame(next, solved, false, gained);
 }
 
 /**
@@ -117,27 +115,34 @@ function wrongInformation(m: MatchState, rows: Row[], wrongRows: number[], corre
   const rules = rulesOf(m);
   const gained: [number, number] = [0, 0];
   gained[breaker(m)] = rules.wrongInfoBonus;
-  const next = recordGame(m, gameOf(m.game.secret, rows, null, PHASE_FAILED), false, true, gained);
+  const next = recordGame(withGame(m, m.game.secret, rows, null, PHASE_FAILED), false, true, gained);
   next.wrongInfo = { rows: wrongRows, correct: correct };
   return next;
 }
 
+/** The refusal of `code` played in `phase` (a secret or a guess, as `check` tells), or null. */
+function refusedCode(
+  m: MatchState,
+  phase: number,
+  check: (rules: Rules, code: Code) => Invalid | null,
+  code: Code,
+): Result<MatchState> | null {
+  if (m.over || m.game.phase !== phase) return refuse(REFUSED_PHASE);
+  const invalid = check(rulesOf(m), code);
+  return invalid && refuse(invalid.reason, invalid.positions);
+}
+
 /** The codemaker sets the secret (PHASE_SECRET only); an invalid secret is refused with its holes. */
 export function setSecret(m: MatchState, code: Code): Result<MatchState> {
-  if (m.over || m.game.phase !== PHASE_SECRET) return refuse(REFUSED_PHASE);
-  const invalid = checkSecret(rulesOf(m), code);
-  if (invalid !== null) return refuse(invalid.reason, invalid.positions);
-  const next = copy(m);
-  next.game = gameOf(code.slice(), [], null, PHASE_GUESS);
-  return accept(next);
+  const refusal = refusedCode(m, PHASE_SECRET, checkSecret, code);
+  if (refusal) return refusal;
+  return accept(withGame(m, code.slice(), [], null, PHASE_GUESS));
 }
 
 /** Unit breaks: the player keeps the secret in their head (it stays null) and the unit starts guessing. */
 export function keepSecretInHead(m: MatchState): Result<MatchState> {
   if (m.over || m.game.phase !== PHASE_SECRET || unitRole(m) !== ROLE_BREAKER) return refuse(REFUSED_PHASE);
-  const next = copy(m);
-  next.game = gameOf(null, [], null, PHASE_GUESS);
-  return accept(next);
+  return accept(withGame(m, null, [], null, PHASE_GUESS));
 }
 
 /**
@@ -146,9 +151,8 @@ export function keepSecretInHead(m: MatchState): Result<MatchState> {
  * is added at once; otherwise the guess waits in `pending` for the codemaker's answer.
  */
 export function submitGuess(m: MatchState, code: Code): Result<MatchState> {
-  if (m.over || m.game.phase !== PHASE_GUESS) return refuse(REFUSED_PHASE);
-  const invalid = checkGuess(rulesOf(m), code);
-  if (invalid !== null) return refuse(invalid.reason, invalid.positions);
+  const refusal = refusedCode(m, PHASE_GUESS, checkGuess, code);
+  if (refusal) return refusal;
   const guess = code.slice();
   const secret = m.game.secret;
   if ((m.config.mode === "referee" || unitRole(m) === ROLE_MAKER) && secret !== null) {
@@ -156,9 +160,7 @@ export function submitGuess(m: MatchState, code: Code): Result<MatchState> {
     rows.push({ guess: guess, feedback: feedback(guess, secret) });
     return accept(afterRow(m, rows));
   }
-  const next = copy(m);
-  next.game = gameOf(secret, m.game.rows, guess, PHASE_FEEDBACK);
-  return accept(next);
+  return accept(withGame(m, secret, m.game.rows, guess, PHASE_FEEDBACK));
 }
 
 /**
@@ -199,10 +201,9 @@ export function answer(m: MatchState, fb: Feedback, conflicts?: number[]): Resul
  */
 export function nextGame(m: MatchState): Result<MatchState> {
   if (m.over || !gameEnded(m)) return refuse(REFUSED_PHASE);
-  const next = copy(m);
+  const next = withGame(m, null, [], null, PHASE_SECRET);
   if (m.wrongInfo === null) next.maker = 1 - m.maker;
   next.wrongInfo = null;
-  next.game = gameOf(null, [], null, PHASE_SECRET);
   return accept(next);
 }
 

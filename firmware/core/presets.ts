@@ -22,16 +22,17 @@ export function rulesFor(preset: PresetId, harder: boolean): Rules {
 const RULES: Rules[] = [];
 
 function makeRules(preset: PresetId, harder: boolean): Rules {
+  const brainiac = preset === "brainiac";
   const travel = preset === "travel";
   const race = preset === "race";
   return {
     preset: preset,
     harder: harder,
     pegs: race ? 5 : 4,
-    colours: preset === "brainiac" ? 6 : 8,
+    colours: brainiac ? 6 : 8,
     rows: travel ? 9 : 12,
     blanks: harder,
-    secretRepeats: preset === "brainiac" || (race && harder),
+    secretRepeats: brainiac || (race && harder),
     guessRepeats: !race || harder,
     look: travel ? "arms" : "pegs",
     scoring: race ? "race" : "points",
