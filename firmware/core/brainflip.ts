@@ -172,10 +172,10 @@ function endRound(next: FlipState, result: number, player: number, points: numbe
   return accept(next);
 }
 
-/** Logs a question (answer or guess) and passes the turn, or ends the round: found, or unfound when no question or player is left. */
-function afterQuestion(next: FlipState, entry: FlipEntry): Result<FlipState> {
+/** Logs the current player's question (answer or guess: the FlipEntry fields) and passes the turn, or ends the round: found, or unfound when no question or player is left. */
+function afterQuestion(next: FlipState, kind: number, yes: boolean, card: number): Result<FlipState> {
   const round = next.round;
-  round.log = round.log.concat([entry]);
+  round.log = round.log.concat([{ player: round.turn, kind: kind, yes: yes, card: card }]);
   round.asked++;
   if (round.finder >= 0) return endRound(next, RESULT_FOUND, round.finder, 1);
   const players = next.config.players;
@@ -204,7 +204,7 @@ export function pickCard(s: FlipState, card: number): Result<FlipState> {
 export function answerQuestion(s: FlipState, keyedYes: boolean): Result<FlipState> {
   if (s.round.phase !== FLIP_ASK) return refuse(REFUSED_PHASE);
   const shown = s.config.mode === "flip" && s.config.unitFlips ? !keyedYes : keyedYes;
-  return afterQuestion(copyState(s), { player: s.round.turn, kind: FLIP_ANSWER, yes: shown, card: -1 });
+  return afterQuestion(copyState(s), FLIP_ANSWER, shown, -1);
 }
 
 /**
@@ -224,7 +224,7 @@ export function guessCard(s: FlipState, card: number): Result<FlipState> {
     round.barred[round.turn] = true;
     round.wrongCards = round.wrongCards.concat([card]);
   }
-  return afterQuestion(next, { player: round.turn, kind: FLIP_GUESS, yes: right, card: card });
+  return afterQuestion(next, FLIP_GUESS, right, card);
 }
 
 /**

@@ -172,18 +172,19 @@ export class FlipScreen implements GameScreen {
     for (let i = 0; i < round.log.length && i < L.rows; i++) {
       const e = round.log[i];
       const colour = e.kind === FLIP_ANSWER ? (e.yes ? GREEN : RED) : e.yes ? WHITE : ORANGE;
-      for (let j = 0; j < pegs; j++) frame[L.seg.board + i * pegs + j] = colour;
+      const at = L.seg.board + i * pegs;
+      frame.fill(colour, at, at + pegs);
       frame[L.seg.keys + i * pegs] = FLIP_PLAYER_COLOURS[e.player];
     }
     // The track: questions left from its start, then three LEDs of points per player.
     if (L.seg.track >= 0) {
-      const left = questionLimit(s.config.mode) - round.asked;
-      for (let i = 0; i < left && i < TRACK_POINTS; i++) frame[L.seg.track + i] = WHITE;
-      for (let p = 0; p < s.config.players; p++)
-        for (let i = 0; i < s.scores[p] && i < FLIP_TARGET; i++) {
-          const at = TRACK_POINTS + p * FLIP_TARGET + i;
-          if (at < L.segLen.track) frame[L.seg.track + at] = FLIP_PLAYER_COLOURS[p];
-        }
+      const track = L.seg.track;
+      frame.fill(WHITE, track, track + Math.min(questionLimit(s.config.mode) - round.asked, TRACK_POINTS));
+      // (A score never passes the target: the game ends there. An end before the start fills nothing.)
+      for (let p = 0; p < s.config.players; p++) {
+        const at = track + TRACK_POINTS + p * FLIP_TARGET;
+        frame.fill(FLIP_PLAYER_COLOURS[p], at, Math.min(at + s.scores[p], track + L.segLen.track));
+      }
     }
     if (L.seg.status >= 0) {
       // Whose move: the Master's colour (blinking) while the card is picked, then the player to ask.
