@@ -57,7 +57,7 @@ export function countCompletions(rules: Rules, forSecret: boolean, holes: number
     const coloured = holes - blanks;
     let colourings = 1;
     for (let i = 0; i < coloured; i++) colourings *= repeats ? rules.colours : free - i;
-    if (colourings > 0) total += placements * colourings;
+    total += placements * colourings; // (never negative: a factor reaches 0 before free - i could)
     placements = (placements * (holes - blanks)) / (blanks + 1);
   }
   return total;

@@ -89,8 +89,7 @@ export class FlipScreen implements GameScreen {
 
   /** A round whose card is picked: the Master's secret. */
   holdsSecret(): boolean {
-    const s = this.state;
-    return s !== null && !s.over && s.round.phase === FLIP_ASK;
+    return this.resumable() && (this.state as FlipState).round.phase === FLIP_ASK;
   }
 
   /** The card under a grid position, or -1 outside the grid in use. */
