@@ -155,12 +155,11 @@ export function submitGuess(m: MatchState, code: Code): Result<MatchState> {
   if (refusal) return refusal;
   const guess = code.slice();
   const secret = m.game.secret;
-  if ((m.config.mode === "referee" || unitRole(m) === ROLE_MAKER) && secret !== null) {
-    const rows = m.game.rows.slice();
-    rows.push({ guess: guess, feedback: feedback(guess, secret) });
-    return accept(afterRow(m, rows));
-  }
-  return accept(withGame(m, secret, m.game.rows, guess, PHASE_FEEDBACK));
+  return accept(
+    (m.config.mode === "referee" || unitRole(m) === ROLE_MAKER) && secret !== null
+      ? afterRow(m, m.game.rows.concat([{ guess: guess, feedback: feedback(guess, secret) }]))
+      : withGame(m, secret, m.game.rows, guess, PHASE_FEEDBACK),
+  );
 }
 
 /**
@@ -179,20 +178,16 @@ export function answer(m: MatchState, fb: Feedback, conflicts?: number[]): Resul
   const exact = fb.exact;
   const near = fb.near;
   const pegs = rules.pegs;
-  if (!whole(exact, 0, pegs) || !whole(near, 0, pegs) || exact + near > pegs || (exact === pegs - 1 && near === 1)) {
-    return refuse(REFUSED_FEEDBACK_RANGE);
-  }
-  const rows = m.game.rows.slice();
-  rows.push({ guess: pending, feedback: { exact: exact, near: near } });
+  // At most the holes that exact leaves are near.
+  if (!whole(exact, 0, pegs) || !whole(near, 0, pegs - exact) || (exact === pegs - 1 && near === 1)) return refuse(REFUSED_FEEDBACK_RANGE);
+  const rows = m.game.rows.concat([{ guess: pending, feedback: { exact: exact, near: near } }]);
   const secret = m.game.secret;
-  if (secret !== null) {
-    const truth = feedback(pending, secret);
-    if (truth.exact !== exact || truth.near !== near) return accept(wrongInformation(m, rows, [rows.length - 1], truth));
-  } else {
-    if (!conflicts) conflicts = conflictingRowsNow(rules, rows);
-    if (conflicts.length > 0) return accept(wrongInformation(m, rows, conflicts, null));
-  }
-  return accept(afterRow(m, rows));
+  // The rows at fault: this one if it differs from the truth of a known secret, else those that contradict each other.
+  const truth = secret === null ? null : feedback(pending, secret);
+  let wrongRows = conflicts;
+  if (truth) wrongRows = truth.exact !== exact || truth.near !== near ? [rows.length - 1] : [];
+  else if (!wrongRows) wrongRows = conflictingRowsNow(rules, rows);
+  return accept(wrongRows.length > 0 ? wrongInformation(m, rows, wrongRows, truth) : afterRow(m, rows));
 }
 
 /**
