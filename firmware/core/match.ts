@@ -1,10 +1,10 @@
 import { conflictingRowsNow } from "./conflict";
 import { feedback } from "./feedback";
 import { PRESET_IDS, rulesFor } from "./presets";
-import { Code, Feedback, GameRecord, Invalid, MatchConfig, MatchState, Result, Row, Rules } from "./types";
+import { Code, Feedback, GameRecord, MatchConfig, MatchState, Result, Row, Rules } from "./types";
 import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, REFUSED_FEEDBACK_RANGE, REFUSED_PHASE } from "./types";
 import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "./types";
-import { accept, checkGuess, checkSecret, copy, refuse, whole, wholes } from "./validate";
+import { accept, checkCode, copy, refuse, whole, wholes } from "./validate";
 
 const MODES = ["referee", "manual", "unit-makes", "unit-breaks"];
 
@@ -70,7 +70,7 @@ export function gamesPlayed(m: MatchState): number {
 
 /** Has the current game ended (solved, failed, or ended by wrong information)? The one definition: the ui's play mode asks it too. */
 export function gameEnded(m: MatchState): boolean {
-  return m.wrongInfo !== null || m.game.phase === PHASE_SOLVED || m.game.phase === PHASE_FAILED;
+  return m.wrongInfo !== null || m.game.phase >= PHASE_SOLVED; // (solved and failed, the last phases)
 }
 
 /** Records the finished game of `next` (a copy, see withGame), adds its points or holes, and decides whether the match is over. */
@@ -120,21 +120,16 @@ function wrongInformation(m: MatchState, rows: Row[], wrongRows: number[], corre
   return next;
 }
 
-/** The refusal of `code` played in `phase` (a secret or a guess, as `check` tells), or null. */
-function refusedCode(
-  m: MatchState,
-  phase: number,
-  check: (rules: Rules, code: Code) => Invalid | null,
-  code: Code,
-): Result<MatchState> | null {
+/** The refusal of `code` played in `phase` as the secret (forSecret) or a guess, or null. */
+function refusedCode(m: MatchState, phase: number, code: Code, forSecret: boolean): Result<MatchState> | null {
   if (m.over || m.game.phase !== phase) return refuse(REFUSED_PHASE);
-  const invalid = check(rulesOf(m), code);
+  const invalid = checkCode(rulesOf(m), code, forSecret);
   return invalid && refuse(invalid.reason, invalid.positions);
 }
 
 /** The codemaker sets the secret (PHASE_SECRET only); an invalid secret is refused with its holes. */
 export function setSecret(m: MatchState, code: Code): Result<MatchState> {
-  const refusal = refusedCode(m, PHASE_SECRET, checkSecret, code);
+  const refusal = refusedCode(m, PHASE_SECRET, code, true);
   if (refusal) return refusal;
   return accept(withGame(m, code.slice(), [], null, PHASE_GUESS));
 }
@@ -151,7 +146,7 @@ export function keepSecretInHead(m: MatchState): Result<MatchState> {
  * is added at once; otherwise the guess waits in `pending` for the codemaker's answer.
  */
 export function submitGuess(m: MatchState, code: Code): Result<MatchState> {
-  const refusal = refusedCode(m, PHASE_GUESS, checkGuess, code);
+  const refusal = refusedCode(m, PHASE_GUESS, code, false);
   if (refusal) return refusal;
   const guess = code.slice();
   const secret = m.game.secret;

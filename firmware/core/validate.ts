@@ -4,10 +4,11 @@ import { Code, EMPTY, Invalid, REFUSED_BLANK, REFUSED_INCOMPLETE, REFUSED_RANGE,
 const CODE_REASONS = [REFUSED_INCOMPLETE, REFUSED_RANGE, REFUSED_BLANK, REFUSED_REPEAT];
 
 /**
- * Checks a code against the rules, one reason at a time in a fixed order: incomplete, range,
- * blank, repeat. Returns the first failing reason with every hole at fault for it.
+ * Checks a code, a secret (forSecret) or a guess, against the rules, one reason at a time in a fixed
+ * order: incomplete, range, blank, repeat. Returns the first failing reason with every hole at fault for it.
  */
-function checkCode(rules: Rules, code: Code, repeats: boolean): Invalid | null {
+export function checkCode(rules: Rules, code: Code, forSecret: boolean): Invalid | null {
+  const repeats = forSecret ? rules.secretRepeats : rules.guessRepeats;
   const pegs = rules.pegs;
   const colours = rules.colours;
   // The holes at fault, per reason of CODE_REASONS; each hole counts for the first reason that applies.
@@ -28,12 +29,12 @@ function checkCode(rules: Rules, code: Code, repeats: boolean): Invalid | null {
 
 /** Why `code` is not a valid secret under `rules` (with the holes at fault), or null when it is. */
 export function checkSecret(rules: Rules, code: Code): Invalid | null {
-  return checkCode(rules, code, rules.secretRepeats);
+  return checkCode(rules, code, true);
 }
 
 /** Why `code` is not a valid guess under `rules` (with the holes at fault), or null when it is. */
 export function checkGuess(rules: Rules, code: Code): Invalid | null {
-  return checkCode(rules, code, rules.guessRepeats);
+  return checkCode(rules, code, false);
 }
 
 /** Is x a whole number in lo..hi? (Anything else, NaN, a string or a fraction, is not.) */
