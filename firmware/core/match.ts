@@ -34,7 +34,7 @@ function withGame(m: MatchState, secret: Code | null, rows: Row[], pending: Code
  */
 export function newMatch(config: MatchConfig): MatchState {
   return {
-    config: { preset: config.preset, harder: config.harder, mode: config.mode, games: config.games },
+    config: copy(config),
     scores: [0, 0],
     maker: config.mode === "unit-makes" ? 1 : 0,
     game: { secret: null, rows: [], pending: null, phase: PHASE_SECRET },
