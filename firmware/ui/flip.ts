@@ -43,10 +43,9 @@ export const FG_CORRECT = 17;
 export const FG_MISTAKE = 23;
 export const FG_MENU = 30;
 export const FG_OK = 35;
-/** The Master's keys in action order (M_*): grid positions without a codemaker pad, and their colours there. */
+/** The Master's keys (menu, then M_* order: OK, yes, no, correct, mistake): grid positions without a codemaker pad, and their colours there. */
 const FG_KEYS = [FG_MENU, FG_OK, FG_YES, FG_NO, FG_CORRECT, FG_MISTAKE];
 const FG_COLOURS = [BLUE, WHITE, GREEN, RED, ORANGE, VIOLET];
-const M_MENU = 0;
 const M_OK = 1;
 const M_YES = 2;
 const M_CORRECT = 4;
@@ -115,8 +114,8 @@ export class FlipScreen implements GameScreen {
     const phase = s.round.phase;
     // Which of the Master's keys (M_*), or -1: on the codemaker pad, else at their grid positions.
     const action = mk ? [mk.colours[0], mk.ok, mk.yes, mk.no, mk.undo, mk.colours[7]].indexOf(k) : FG_KEYS.indexOf(g);
-    // (The menu's grid position is a card's only on a 6x6 grid, which needs the codemaker pad anyway.)
-    if ((action === M_OK && s.over) || (action === M_MENU && card < 0)) {
+    // The menu: its codemaker key, or on any build its grid position when no card lies there; OK once the game is over.
+    if ((mk && k === mk.colours[0]) || (g === FG_MENU && card < 0) || (action === M_OK && s.over)) {
       app.go(app.menu);
       return;
     }
@@ -127,7 +126,7 @@ export class FlipScreen implements GameScreen {
       tune = TUNE_ACCEPT;
     } else if (card >= 0) {
       // The pick makes a quiet click only: it must not be heard as different from any other key.
-      // A card in a round over is refused (so would the Master's keys be there).
+      // In a round over a card is refused, as an answer, correction or mistake would be.
       r = phase === FLIP_PICK ? pickCard(s, card) : guessCard(s, card);
       if (r.ok && phase === FLIP_ASK) tune = r.state.round.finder >= 0 ? TUNE_SOLVED : TUNE_FAILED;
     } else if (action >= M_YES && action <= M_CORRECT) {
