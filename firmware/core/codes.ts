@@ -52,9 +52,8 @@ export function codeAt(rules: Rules, forSecret: boolean, index: number): Code {
     const left = rules.pegs - hole - 1;
     for (let symbol = 0; symbol < symbols; symbol++) {
       const newColour = symbol < colours && code.indexOf(symbol) < 0;
-      // A colour used already, where repeats are not allowed, completes nothing.
-      const count =
-        !repeats && symbol < colours && !newColour ? 0 : countCompletions(rules, forSecret, left, usedColours + (newColour ? 1 : 0));
+      if (!repeats && symbol < colours && !newColour) continue;
+      const count = countCompletions(rules, forSecret, left, usedColours + (newColour ? 1 : 0));
       if (index < count) {
         code.push(symbol);
         if (newColour) usedColours++;
