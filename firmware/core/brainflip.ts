@@ -14,7 +14,7 @@
  *   the next player's question is not answered yet, so "before the next question" still holds.
  */
 import { REFUSED_PHASE, REFUSED_RANGE, REFUSED_REPEAT, Result } from "./types";
-import { whole } from "./validate";
+import { accept, copy, refuse, whole, wholes } from "./validate";
 
 export type FlipMode = "flip" | "straight";
 
@@ -129,7 +129,7 @@ function freshRound(players: number, master: number): FlipRound {
 /** A new game, round 1 waiting for the pick of `firstMaster` (0..players-1). Trusts `c` (see checkFlipConfig). */
 export function newFlipGame(c: FlipConfig, firstMaster: number): FlipState {
   return {
-    config: Object.assign({}, c),
+    config: copy(c),
     scores: filled(c.players, 0),
     round: freshRound(c.players, firstMaster),
     over: false,
@@ -143,27 +143,18 @@ export function eligible(s: FlipState, player: number): boolean {
   return player !== s.round.master && s.round.barred[player] === false;
 }
 
-/** A refusal; `card` names the card at fault, if any. */
-function refuse(reason: number, card?: number): Result<FlipState> {
-  return { ok: false, refusal: { refused: reason, positions: card === undefined ? [] : [card] } };
-}
-
-function accept(s: FlipState): Result<FlipState> {
-  return { ok: true, state: s };
-}
-
 /** The refusal for playing `card` now, or null: the round must be in `phase`, the card on the grid and not lit out. */
 function refusedCard(s: FlipState, phase: FlipPhase, card: number): Result<FlipState> | null {
   if (s.round.phase !== phase) return refuse(REFUSED_PHASE);
-  if (!whole(card, 0, s.config.grid * s.config.grid - 1)) return refuse(REFUSED_RANGE, card);
-  if (s.round.wrongCards.indexOf(card) >= 0) return refuse(REFUSED_REPEAT, card);
+  if (!whole(card, 0, s.config.grid * s.config.grid - 1)) return refuse(REFUSED_RANGE, [card]);
+  if (s.round.wrongCards.indexOf(card) >= 0) return refuse(REFUSED_REPEAT, [card]);
   return null;
 }
 
 /** A copy whose round is a copy too: reducers then replace the parts they change, never writing into `s`. */
 function copyState(s: FlipState): FlipState {
-  const next = Object.assign({}, s);
-  next.round = Object.assign({}, s.round);
+  const next = copy(s);
+  next.round = copy(s.round);
   return next;
 }
 
@@ -181,18 +172,18 @@ function endRound(next: FlipState, result: number, player: number, points: numbe
   return accept(next);
 }
 
-/** Logs a question (answer or guess) and passes the turn, or ends the round: found, or unfound when no question or player is left. */
-function afterQuestion(next: FlipState, entry: FlipEntry): Result<FlipState> {
+/** Logs the current player's question (answer or guess: the FlipEntry fields) and passes the turn, or ends the round: found, or unfound when no question or player is left. */
+function afterQuestion(next: FlipState, kind: number, yes: boolean, card: number): Result<FlipState> {
   const round = next.round;
-  round.log = round.log.concat([entry]);
+  round.log = round.log.concat([{ player: round.turn, kind: kind, yes: yes, card: card }]);
   round.asked++;
   if (round.finder >= 0) return endRound(next, RESULT_FOUND, round.finder, 1);
   const players = next.config.players;
-  let turn = -1;
   // k up to players: the current player comes round again when everyone else is out.
-  for (let k = 1; k <= players && turn < 0; k++) if (eligible(next, (round.turn + k) % players)) turn = (round.turn + k) % players;
-  if (turn < 0 || round.asked >= questionLimit(next.config.mode)) return endRound(next, RESULT_UNFOUND, round.master, 1);
-  round.turn = turn;
+  let k = 1;
+  while (k <= players && !eligible(next, (round.turn + k) % players)) k++;
+  if (k > players || round.asked >= questionLimit(next.config.mode)) return endRound(next, RESULT_UNFOUND, round.master, 1);
+  round.turn = (round.turn + k) % players;
   return accept(next);
 }
 
@@ -213,7 +204,7 @@ export function pickCard(s: FlipState, card: number): Result<FlipState> {
 export function answerQuestion(s: FlipState, keyedYes: boolean): Result<FlipState> {
   if (s.round.phase !== FLIP_ASK) return refuse(REFUSED_PHASE);
   const shown = s.config.mode === "flip" && s.config.unitFlips ? !keyedYes : keyedYes;
-  return afterQuestion(copyState(s), { player: s.round.turn, kind: FLIP_ANSWER, yes: shown, card: -1 });
+  return afterQuestion(copyState(s), FLIP_ANSWER, shown, -1);
 }
 
 /**
@@ -233,7 +224,7 @@ export function guessCard(s: FlipState, card: number): Result<FlipState> {
     round.barred[round.turn] = true;
     round.wrongCards = round.wrongCards.concat([card]);
   }
-  return afterQuestion(next, { player: round.turn, kind: FLIP_GUESS, yes: right, card: card });
+  return afterQuestion(next, FLIP_GUESS, right, card);
 }
 
 /**
@@ -242,13 +233,12 @@ export function guessCard(s: FlipState, card: number): Result<FlipState> {
  */
 export function correctLastAnswer(s: FlipState): Result<FlipState> {
   const log = s.round.log.slice();
-  const last = log.length - 1;
-  if (s.round.phase !== FLIP_ASK || last < 0 || log[last].kind !== FLIP_ANSWER) return refuse(REFUSED_PHASE);
-  const fixed = Object.assign({}, log[last]);
-  fixed.yes = !fixed.yes;
-  log[last] = fixed;
+  const last = log.pop();
+  if (s.round.phase !== FLIP_ASK || !last || last.kind !== FLIP_ANSWER) return refuse(REFUSED_PHASE);
   const next = copyState(s);
-  next.round.log = log;
+  const fixed = copy(last);
+  fixed.yes = !fixed.yes;
+  next.round.log = log.concat([fixed]);
   return accept(next);
 }
 
@@ -261,7 +251,7 @@ export function masterMistake(s: FlipState): Result<FlipState> {
 /** After a round is over, and the game is not: the Master role moves clockwise and a fresh round waits for the pick. */
 export function nextRound(s: FlipState): Result<FlipState> {
   if (s.over || s.round.phase !== FLIP_OVER) return refuse(REFUSED_PHASE);
-  const next = Object.assign({}, s);
+  const next = copy(s);
   next.round = freshRound(s.config.players, (s.round.master + 1) % s.config.players);
   next.rounds = s.rounds + 1;
   return accept(next);
@@ -270,18 +260,17 @@ export function nextRound(s: FlipState): Result<FlipState> {
 /** Checks that data read back from Storage is a Brain Flip game this firmware can play on; what is wrong, or null. */
 export function checkFlipState(data: unknown): string | null {
   const s = data as FlipState;
-  if (!s || typeof s !== "object" || !s.config || !s.round) return "not a Brain Flip game";
+  // (Anything but an object, a number or a string say, has no config either.)
+  if (!s || !s.config || !s.round) return "not a Brain Flip game";
   const bad = checkFlipConfig(s.config);
   if (bad) return bad;
   const n = s.config.players;
   const cards = s.config.grid * s.config.grid;
   const r = s.round;
-  if (!Array.isArray(s.scores) || s.scores.length !== n) return "bad scores";
-  for (let i = 0; i < n; i++) if (!whole(s.scores[i], 0, FLIP_TARGET)) return "bad scores";
+  if (!wholes(s.scores, n, 0, FLIP_TARGET)) return "bad scores";
   if (!whole(r.master, 0, n - 1) || !whole(r.turn, 0, n - 1) || !whole(r.pick, -1, cards - 1)) return "bad round";
   if (!whole(r.asked, 0, questionLimit(s.config.mode)) || !Array.isArray(r.log) || r.log.length > r.asked) return "bad questions";
-  if (!Array.isArray(r.barred) || r.barred.length !== n || !Array.isArray(r.wrongCards)) return "bad guesses";
-  for (let i = 0; i < r.wrongCards.length; i++) if (!whole(r.wrongCards[i], 0, cards - 1)) return "bad guesses";
+  if (!Array.isArray(r.barred) || r.barred.length !== n || !wholes(r.wrongCards, -1, 0, cards - 1)) return "bad guesses";
   for (let i = 0; i < r.log.length; i++) {
     const e = r.log[i];
     if (

@@ -1,10 +1,10 @@
 import { conflictingRowsNow } from "./conflict";
 import { feedback } from "./feedback";
 import { PRESET_IDS, rulesFor } from "./presets";
-import { Code, Feedback, GameRecord, GameState, MatchConfig, MatchState, Result, Row, Rules } from "./types";
+import { Code, Feedback, GameRecord, MatchConfig, MatchState, Result, Row, Rules } from "./types";
 import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, REFUSED_FEEDBACK_RANGE, REFUSED_PHASE } from "./types";
 import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "./types";
-import { checkGuess, checkSecret, whole } from "./validate";
+import { accept, checkCode, copy, refuse, whole, wholes } from "./validate";
 
 const MODES = ["referee", "manual", "unit-makes", "unit-breaks"];
 
@@ -12,16 +12,20 @@ const MODES = ["referee", "manual", "unit-makes", "unit-breaks"];
 export function checkConfig(config: MatchConfig): string | null {
   if (PRESET_IDS.indexOf(config.preset) < 0) return "unknown preset " + config.preset;
   if (MODES.indexOf(config.mode) < 0) return "unknown mode " + config.mode;
-  if (rulesFor(config.preset, false).scoring === "points") {
-    // Even, so that both players make codes equally often (RULES.md 1).
+  if (config.preset !== "race") {
+    // Scored in points (race, the one scored in holes, has no number of games): an even number,
+    // so that both players make codes equally often (RULES.md 1).
     if (!(config.games >= 2)) return "a match needs at least 2 games";
     if (config.games % 2 !== 0) return "games must be even";
   }
   return null;
 }
 
-function freshGame(): GameState {
-  return { secret: null, rows: [], pending: null, phase: PHASE_SECRET };
+/** A copy of `m` whose current game is the one given: reducers never write into `m`. */
+function withGame(m: MatchState, secret: Code | null, rows: Row[], pending: Code | null, phase: number): MatchState {
+  const next = copy(m);
+  next.game = { secret: secret, rows: rows, pending: pending, phase: phase };
+  return next;
 }
 
 /**
@@ -30,10 +34,10 @@ function freshGame(): GameState {
  */
 export function newMatch(config: MatchConfig): MatchState {
   return {
-    config: { preset: config.preset, harder: config.harder, mode: config.mode, games: config.games },
+    config: copy(config),
     scores: [0, 0],
     maker: config.mode === "unit-makes" ? 1 : 0,
-    game: freshGame(),
+    game: { secret: null, rows: [], pending: null, phase: PHASE_SECRET },
     history: [],
     wrongInfo: null,
     over: false,
@@ -64,32 +68,17 @@ export function gamesPlayed(m: MatchState): number {
   return played;
 }
 
-/** A shallow copy: reducers then replace the parts they change, never writing into `m`. */
-function copyMatch(m: MatchState): MatchState {
-  return Object.assign({}, m);
-}
-
-function accept(state: MatchState): Result<MatchState> {
-  return { ok: true, state: state };
-}
-
-function refuse(reason: number, positions: number[]): Result<MatchState> {
-  return { ok: false, refusal: { refused: reason, positions: positions } };
-}
-
 /** Has the current game ended (solved, failed, or ended by wrong information)? The one definition: the ui's play mode asks it too. */
 export function gameEnded(m: MatchState): boolean {
-  return m.wrongInfo !== null || m.game.phase === PHASE_SOLVED || m.game.phase === PHASE_FAILED;
+  return m.wrongInfo !== null || m.game.phase >= PHASE_SOLVED; // (solved and failed, the last phases)
 }
 
-/** Records a finished game, adds its points or holes, and decides whether the match is over. */
-function recordGame(m: MatchState, game: GameState, record: GameRecord): MatchState {
-  const rules = rulesOf(m);
-  const next = copyMatch(m);
-  next.game = game;
-  next.scores = [m.scores[0] + record.gained[0], m.scores[1] + record.gained[1]];
-  next.history = m.history.slice();
-  next.history.push(record);
+/** Records the finished game of `next` (a copy, see withGame), adds its points or holes, and decides whether the match is over. */
+function recordGame(next: MatchState, solved: boolean, replayed: boolean, gained: [number, number]): MatchState {
+  const rules = rulesOf(next);
+  next.scores = [next.scores[0] + gained[0], next.scores[1] + gained[1]];
+  const record: GameRecord = { maker: next.maker, rowsPlayed: next.game.rows.length, solved: solved, replayed: replayed, gained: gained };
+  next.history = next.history.concat([record]);
   if (rules.scoring === "race") {
     // First to the target wins; the score keeps the real sum even past it.
     for (let p = 0; p < 2; p++) {
@@ -98,7 +87,7 @@ function recordGame(m: MatchState, game: GameState, record: GameRecord): MatchSt
         next.winner = p;
       }
     }
-  } else if (gamesPlayed(next) >= m.config.games) {
+  } else if (gamesPlayed(next) >= next.config.games) {
     next.over = true;
     next.winner = next.scores[0] > next.scores[1] ? 0 : next.scores[1] > next.scores[0] ? 1 : -1;
   }
@@ -109,21 +98,13 @@ function recordGame(m: MatchState, game: GameState, record: GameRecord): MatchSt
 function afterRow(m: MatchState, rows: Row[]): MatchState {
   const rules = rulesOf(m);
   const solved = rows[rows.length - 1].feedback.exact === rules.pegs;
-  const game: GameState = {
-    secret: m.game.secret,
-    rows: rows,
-    pending: null,
-    phase: solved ? PHASE_SOLVED : rows.length >= rules.rows ? PHASE_FAILED : PHASE_GUESS,
-  };
-  if (game.phase === PHASE_GUESS) {
-    const next = copyMatch(m);
-    next.game = game;
-    return next;
-  }
+  const phase = solved ? PHASE_SOLVED : rows.length >= rules.rows ? PHASE_FAILED : PHASE_GUESS;
+  const next = withGame(m, m.game.secret, rows, null, phase);
+  if (phase === PHASE_GUESS) return next;
   const gained: [number, number] = [0, 0];
   if (rules.scoring === "points") gained[m.maker] = solved ? rows.length : rules.unsolvedPoints;
   else if (solved) gained[breaker(m)] = rules.raceAdvance[rows.length - 1];
-  return recordGame(m, game, { maker: m.maker, rowsPlayed: rows.length, solved: solved, replayed: false, gained: gained });
+  return recordGame(next, solved, false, gained);
 }
 
 /**
@@ -134,28 +115,29 @@ function wrongInformation(m: MatchState, rows: Row[], wrongRows: number[], corre
   const rules = rulesOf(m);
   const gained: [number, number] = [0, 0];
   gained[breaker(m)] = rules.wrongInfoBonus;
-  const game: GameState = { secret: m.game.secret, rows: rows, pending: null, phase: PHASE_FAILED };
-  const next = recordGame(m, game, { maker: m.maker, rowsPlayed: rows.length, solved: false, replayed: true, gained: gained });
+  const next = recordGame(withGame(m, m.game.secret, rows, null, PHASE_FAILED), false, true, gained);
   next.wrongInfo = { rows: wrongRows, correct: correct };
   return next;
 }
 
+/** The refusal of `code` played in `phase` as the secret (forSecret) or a guess, or null. */
+function refusedCode(m: MatchState, phase: number, code: Code, forSecret: boolean): Result<MatchState> | null {
+  if (m.over || m.game.phase !== phase) return refuse(REFUSED_PHASE);
+  const invalid = checkCode(rulesOf(m), code, forSecret);
+  return invalid && refuse(invalid.reason, invalid.positions);
+}
+
 /** The codemaker sets the secret (PHASE_SECRET only); an invalid secret is refused with its holes. */
 export function setSecret(m: MatchState, code: Code): Result<MatchState> {
-  if (m.over || m.game.phase !== PHASE_SECRET) return refuse(REFUSED_PHASE, []);
-  const invalid = checkSecret(rulesOf(m), code);
-  if (invalid !== null) return refuse(invalid.reason, invalid.positions);
-  const next = copyMatch(m);
-  next.game = { secret: code.slice(), rows: [], pending: null, phase: PHASE_GUESS };
-  return accept(next);
+  const refusal = refusedCode(m, PHASE_SECRET, code, true);
+  if (refusal) return refusal;
+  return accept(withGame(m, code.slice(), [], null, PHASE_GUESS));
 }
 
 /** Unit breaks: the player keeps the secret in their head (it stays null) and the unit starts guessing. */
 export function keepSecretInHead(m: MatchState): Result<MatchState> {
-  if (m.over || m.game.phase !== PHASE_SECRET || unitRole(m) !== ROLE_BREAKER) return refuse(REFUSED_PHASE, []);
-  const next = copyMatch(m);
-  next.game = { secret: null, rows: [], pending: null, phase: PHASE_GUESS };
-  return accept(next);
+  if (m.over || m.game.phase !== PHASE_SECRET || unitRole(m) !== ROLE_BREAKER) return refuse(REFUSED_PHASE);
+  return accept(withGame(m, null, [], null, PHASE_GUESS));
 }
 
 /**
@@ -164,23 +146,15 @@ export function keepSecretInHead(m: MatchState): Result<MatchState> {
  * is added at once; otherwise the guess waits in `pending` for the codemaker's answer.
  */
 export function submitGuess(m: MatchState, code: Code): Result<MatchState> {
-  if (m.over || m.game.phase !== PHASE_GUESS) return refuse(REFUSED_PHASE, []);
-  const invalid = checkGuess(rulesOf(m), code);
-  if (invalid !== null) return refuse(invalid.reason, invalid.positions);
+  const refusal = refusedCode(m, PHASE_GUESS, code, false);
+  if (refusal) return refusal;
   const guess = code.slice();
   const secret = m.game.secret;
-  if ((m.config.mode === "referee" || unitRole(m) === ROLE_MAKER) && secret !== null) {
-    const rows = m.game.rows.slice();
-    rows.push({ guess: guess, feedback: feedback(guess, secret) });
-    return accept(afterRow(m, rows));
-  }
-  const next = copyMatch(m);
-  next.game = { secret: secret, rows: m.game.rows, pending: guess, phase: PHASE_FEEDBACK };
-  return accept(next);
-}
-
-function isCount(n: number): boolean {
-  return typeof n === "number" && Math.floor(n) === n && n >= 0;
+  return accept(
+    (m.config.mode === "referee" || unitRole(m) === ROLE_MAKER) && secret !== null
+      ? afterRow(m, m.game.rows.concat([{ guess: guess, feedback: feedback(guess, secret) }]))
+      : withGame(m, secret, m.game.rows, guess, PHASE_FEEDBACK),
+  );
 }
 
 /**
@@ -194,24 +168,21 @@ function isCount(n: number): boolean {
  */
 export function answer(m: MatchState, fb: Feedback, conflicts?: number[]): Result<MatchState> {
   const pending = m.game.pending;
-  if (m.over || m.game.phase !== PHASE_FEEDBACK || pending === null) return refuse(REFUSED_PHASE, []);
+  if (m.over || m.game.phase !== PHASE_FEEDBACK || pending === null) return refuse(REFUSED_PHASE);
   const rules = rulesOf(m);
   const exact = fb.exact;
   const near = fb.near;
-  if (!isCount(exact) || !isCount(near) || exact + near > rules.pegs || (exact === rules.pegs - 1 && near === 1)) {
-    return refuse(REFUSED_FEEDBACK_RANGE, []);
-  }
-  const rows = m.game.rows.slice();
-  rows.push({ guess: pending, feedback: { exact: exact, near: near } });
+  const pegs = rules.pegs;
+  // At most the holes that exact leaves are near.
+  if (!whole(exact, 0, pegs) || !whole(near, 0, pegs - exact) || (exact === pegs - 1 && near === 1)) return refuse(REFUSED_FEEDBACK_RANGE);
+  const rows = m.game.rows.concat([{ guess: pending, feedback: { exact: exact, near: near } }]);
   const secret = m.game.secret;
-  if (secret !== null) {
-    const truth = feedback(pending, secret);
-    if (truth.exact !== exact || truth.near !== near) return accept(wrongInformation(m, rows, [rows.length - 1], truth));
-  } else {
-    if (!conflicts) conflicts = conflictingRowsNow(rules, rows);
-    if (conflicts.length > 0) return accept(wrongInformation(m, rows, conflicts, null));
-  }
-  return accept(afterRow(m, rows));
+  // The rows at fault: this one if it differs from the truth of a known secret, else those that contradict each other.
+  const truth = secret === null ? null : feedback(pending, secret);
+  let wrongRows = conflicts;
+  if (truth) wrongRows = truth.exact !== exact || truth.near !== near ? [rows.length - 1] : [];
+  else if (!wrongRows) wrongRows = conflictingRowsNow(rules, rows);
+  return accept(wrongRows.length > 0 ? wrongInformation(m, rows, wrongRows, truth) : afterRow(m, rows));
 }
 
 /**
@@ -219,19 +190,16 @@ export function answer(m: MatchState, fb: Feedback, conflicts?: number[]): Resul
  * information the same codemaker makes a code again (the replay); otherwise the roles switch.
  */
 export function nextGame(m: MatchState): Result<MatchState> {
-  if (m.over || !gameEnded(m)) return refuse(REFUSED_PHASE, []);
-  const next = copyMatch(m);
+  if (m.over || !gameEnded(m)) return refuse(REFUSED_PHASE);
+  const next = withGame(m, null, [], null, PHASE_SECRET);
   if (m.wrongInfo === null) next.maker = 1 - m.maker;
   next.wrongInfo = null;
-  next.game = freshGame();
   return accept(next);
 }
 
 /** Is c a code of `pegs` symbols in 0..colours (the blank)? */
 function codeShape(c: unknown, rules: Rules): boolean {
-  if (!Array.isArray(c) || c.length !== rules.pegs) return false;
-  for (let i = 0; i < c.length; i++) if (!whole(c[i], 0, rules.colours)) return false;
-  return true;
+  return wholes(c, rules.pegs, 0, rules.colours);
 }
 
 /**
@@ -241,12 +209,13 @@ function codeShape(c: unknown, rules: Rules): boolean {
  */
 export function checkMatchState(data: unknown): string | null {
   const m = data as MatchState;
-  if (!m || typeof m !== "object" || !m.config || !m.game) return "not a match";
+  // (Anything but an object, a number or a string say, has no config either.)
+  if (!m || !m.config || !m.game) return "not a match";
   const bad = checkConfig(m.config);
   if (bad) return bad;
   const rules = rulesFor(m.config.preset, !!m.config.harder);
   const g = m.game;
-  if (!Array.isArray(m.scores) || m.scores.length !== 2 || !whole(m.scores[0], 0, 999) || !whole(m.scores[1], 0, 999)) return "bad scores";
+  if (!wholes(m.scores, 2, 0, 999)) return "bad scores";
   if (!whole(m.maker, 0, 1) || !Array.isArray(m.history)) return "bad players";
   // The scores must be what the history of games adds up to.
   const sum = [0, 0];
@@ -257,7 +226,7 @@ export function checkMatchState(data: unknown): string | null {
     sum[0] += h.gained[0];
     sum[1] += h.gained[1];
   }
-  if (sum[0] !== m.scores[0] || sum[1] !== m.scores[1]) return "scores do not follow from the history";
+  if (sum[0] !== m.scores[0] || sum[1] !== m.scores[1]) return "scores differ from history";
   if (!whole(g.phase, PHASE_SECRET, PHASE_FAILED)) return "bad phase";
   if (!Array.isArray(g.rows) || g.rows.length > rules.rows) return "bad rows";
   for (let i = 0; i < g.rows.length; i++) {
@@ -275,6 +244,6 @@ export function checkMatchState(data: unknown): string | null {
   if (g.phase !== PHASE_SECRET && g.secret === null && unitRole(m) !== ROLE_BREAKER) return "missing secret";
   if (g.pending !== null && !codeShape(g.pending, rules)) return "bad pending guess";
   if ((g.phase === PHASE_FEEDBACK) !== (g.pending !== null)) return "bad pending guess";
-  if (m.wrongInfo !== null && (typeof m.wrongInfo !== "object" || !Array.isArray(m.wrongInfo.rows))) return "bad wrong information";
+  if (m.wrongInfo !== null && !(m.wrongInfo && Array.isArray(m.wrongInfo.rows))) return "bad wrong information";
   return null;
 }

@@ -22,16 +22,17 @@ export function rulesFor(preset: PresetId, harder: boolean): Rules {
 const RULES: Rules[] = [];
 
 function makeRules(preset: PresetId, harder: boolean): Rules {
+  const brainiac = preset === "brainiac";
   const travel = preset === "travel";
   const race = preset === "race";
   return {
     preset: preset,
     harder: harder,
     pegs: race ? 5 : 4,
-    colours: preset === "brainiac" ? 6 : 8,
+    colours: brainiac ? 6 : 8,
     rows: travel ? 9 : 12,
     blanks: harder,
-    secretRepeats: preset === "brainiac" || (race && harder),
+    secretRepeats: brainiac || (race && harder),
     guessRepeats: !race || harder,
     look: travel ? "arms" : "pegs",
     scoring: race ? "race" : "points",
@@ -56,7 +57,7 @@ export function countCompletions(rules: Rules, forSecret: boolean, holes: number
     const coloured = holes - blanks;
     let colourings = 1;
     for (let i = 0; i < coloured; i++) colourings *= repeats ? rules.colours : free - i;
-    if (colourings > 0) total += placements * colourings;
+    total += placements * colourings; // (never negative: a factor reaches 0 before free - i could)
     placements = (placements * (holes - blanks)) / (blanks + 1);
   }
   return total;

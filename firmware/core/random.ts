@@ -8,7 +8,6 @@ import { Code, Rules } from "./types";
  */
 export function randomSecret(rules: Rules, rand: () => number): Code {
   const size = codeSpaceSize(rules, true);
-  let index = Math.floor(rand() * size);
-  if (index >= size) index = size - 1; // guards a rand() that returns 1
-  return codeAt(rules, true, index);
+  // (The min guards a rand() that returns 1.)
+  return codeAt(rules, true, Math.min(Math.floor(rand() * size), size - 1));
 }

@@ -43,6 +43,13 @@ export const FG_CORRECT = 17;
 export const FG_MISTAKE = 23;
 export const FG_MENU = 30;
 export const FG_OK = 35;
+/** The Master's keys (menu, then M_* order: OK, yes, no, correct, mistake): grid positions without a codemaker pad, and their colours there. */
+const FG_KEYS = [FG_MENU, FG_OK, FG_YES, FG_NO, FG_CORRECT, FG_MISTAKE];
+const FG_COLOURS = [BLUE, WHITE, GREEN, RED, ORANGE, VIOLET];
+const M_OK = 1;
+const M_YES = 2;
+const M_CORRECT = 4;
+const M_MISTAKE = 5;
 /** The board's rows, one per question; the track's first LEDs count the questions left, from 12 on the points. */
 const TRACK_POINTS = 12;
 
@@ -81,8 +88,7 @@ export class FlipScreen implements GameScreen {
 
   /** A round whose card is picked: the Master's secret. */
   holdsSecret(): boolean {
-    const s = this.state;
-    return s !== null && !s.over && s.round.phase === FLIP_ASK;
+    return this.resumable() && (this.state as FlipState).round.phase === FLIP_ASK;
   }
 
   /** The card under a grid position, or -1 outside the grid in use. */
@@ -105,39 +111,32 @@ export class FlipScreen implements GameScreen {
     const app = this.app;
     const mk = app.layout.maker;
     const card = this.cardAt(g);
-    const is = (makerKey: number | undefined, gridPos: number) => (mk ? k === makerKey : g === gridPos);
-    const round = s.round;
-    if ((mk && k === mk.colours[0]) || (g === FG_MENU && card < 0)) {
+    const phase = s.round.phase;
+    // Which of the Master's keys (M_*), or -1: on the codemaker pad, else at their grid positions.
+    const action = mk ? [mk.colours[0], mk.ok, mk.yes, mk.no, mk.undo, mk.colours[7]].indexOf(k) : FG_KEYS.indexOf(g);
+    // The menu: its codemaker key, or on any build its grid position when no card lies there; OK once the game is over.
+    if ((mk && k === mk.colours[0]) || (g === FG_MENU && card < 0) || (action === M_OK && s.over)) {
       app.go(app.menu);
       return;
     }
     let r: Result<FlipState> | null = null;
     let tune = TUNE_CLICK;
-    if (is(mk ? mk.ok : undefined, FG_OK)) {
-      if (s.over) {
-        app.go(app.menu);
-        return;
-      }
+    if (action === M_OK) {
       r = nextRound(s);
       tune = TUNE_ACCEPT;
-    } else if (card >= 0 && round.phase === FLIP_PICK) {
-      r = pickCard(s, card);
-      // A quiet click only: the pick must not be heard as different from any other key.
-    } else if (card >= 0 && round.phase === FLIP_ASK) {
-      r = guessCard(s, card);
-      if (r.ok) tune = r.state.round.finder >= 0 ? TUNE_SOLVED : TUNE_FAILED;
-    } else if (is(mk ? mk.yes : undefined, FG_YES) || is(mk ? mk.no : undefined, FG_NO)) {
-      r = answerQuestion(s, is(mk ? mk.yes : undefined, FG_YES));
+    } else if (card >= 0) {
+      // The pick makes a quiet click only: it must not be heard as different from any other key.
+      // In a round over a card is refused, as an answer, correction or mistake would be.
+      r = phase === FLIP_PICK ? pickCard(s, card) : guessCard(s, card);
+      if (r.ok && phase === FLIP_ASK) tune = r.state.round.finder >= 0 ? TUNE_SOLVED : TUNE_FAILED;
+    } else if (action >= M_YES && action <= M_CORRECT) {
+      r = action === M_CORRECT ? correctLastAnswer(s) : answerQuestion(s, action === M_YES);
+      // The answer now shown, given or corrected, is heard.
       if (r.ok) {
-        const entry = r.state.round.log[r.state.round.log.length - 1];
-        tune = entry.yes ? TUNE_YES : TUNE_NO;
+        const log = r.state.round.log;
+        tune = log[log.length - 1].yes ? TUNE_YES : TUNE_NO;
       }
-    } else if (is(mk ? mk.undo : undefined, FG_CORRECT)) {
-      r = correctLastAnswer(s);
-      if (r.ok) {
-        tune = r.state.round.log[r.state.round.log.length - 1].yes ? TUNE_YES : TUNE_NO;
-      }
-    } else if (is(mk ? mk.colours[7] : undefined, FG_MISTAKE)) {
+    } else if (action === M_MISTAKE) {
       r = masterMistake(s);
       tune = TUNE_FAILED;
     }
@@ -164,30 +163,26 @@ export class FlipScreen implements GameScreen {
       pad(frame, L, this.cardPos(c), colour);
     }
     if (!L.maker) {
-      pad(frame, L, FG_YES, GREEN);
-      pad(frame, L, FG_NO, RED);
-      pad(frame, L, FG_CORRECT, ORANGE);
-      pad(frame, L, FG_MISTAKE, VIOLET);
-      pad(frame, L, FG_MENU, BLUE);
-      pad(frame, L, FG_OK, WHITE);
+      for (let i = 0; i < FG_KEYS.length; i++) pad(frame, L, FG_KEYS[i], FG_COLOURS[i]);
     }
     // One bar per question on the board, in the order asked; the asker's colour on the row's key LEDs.
     const pegs = L.pegs;
     for (let i = 0; i < round.log.length && i < L.rows; i++) {
       const e = round.log[i];
       const colour = e.kind === FLIP_ANSWER ? (e.yes ? GREEN : RED) : e.yes ? WHITE : ORANGE;
-      for (let j = 0; j < pegs; j++) frame[L.seg.board + i * pegs + j] = colour;
+      const at = L.seg.board + i * pegs;
+      frame.fill(colour, at, at + pegs);
       frame[L.seg.keys + i * pegs] = FLIP_PLAYER_COLOURS[e.player];
     }
     // The track: questions left from its start, then three LEDs of points per player.
     if (L.seg.track >= 0) {
-      const left = questionLimit(s.config.mode) - round.asked;
-      for (let i = 0; i < left && i < TRACK_POINTS; i++) frame[L.seg.track + i] = WHITE;
-      for (let p = 0; p < s.config.players; p++)
-        for (let i = 0; i < s.scores[p] && i < FLIP_TARGET; i++) {
-          const at = TRACK_POINTS + p * FLIP_TARGET + i;
-          if (at < L.segLen.track) frame[L.seg.track + at] = FLIP_PLAYER_COLOURS[p];
-        }
+      const track = L.seg.track;
+      frame.fill(WHITE, track, track + Math.min(questionLimit(s.config.mode) - round.asked, TRACK_POINTS));
+      // (A score never passes the target: the game ends there. An end before the start fills nothing.)
+      for (let p = 0; p < s.config.players; p++) {
+        const at = track + TRACK_POINTS + p * FLIP_TARGET;
+        frame.fill(FLIP_PLAYER_COLOURS[p], at, Math.min(at + s.scores[p], track + L.segLen.track));
+      }
     }
     if (L.seg.status >= 0) {
       // Whose move: the Master's colour (blinking) while the card is picked, then the player to ask.
@@ -196,7 +191,7 @@ export class FlipScreen implements GameScreen {
       const lit = round.phase !== FLIP_PICK || on;
       frame[L.seg.status] = lit && mover >= 0 ? FLIP_PLAYER_COLOURS[mover] : OFF;
       // The answer just given: green for yes, red for no, until the next question.
-      const last = round.log.length ? round.log[round.log.length - 1] : null;
+      const last = round.log[round.log.length - 1]; // undefined before the first question
       if (L.segLen.status > 1 && last && last.kind === FLIP_ANSWER && round.phase === FLIP_ASK)
         frame[L.seg.status + 1] = last.yes ? GREEN : RED;
     }
