@@ -1,12 +1,13 @@
 import { conflictingRowsNow } from "./conflict";
 import { feedback } from "./feedback";
 import { PRESET_IDS, rulesFor } from "./presets";
-import { Code, Feedback, GameRecord, MatchConfig, MatchState, Result, Row, Rules } from "./types";
+import { Code, Feedback, GameRecord, MatchConfig, MatchMode, MatchState, Result, Row, Rules } from "./types";
 import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, REFUSED_FEEDBACK_RANGE, REFUSED_PHASE } from "./types";
 import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "./types";
 import { accept, checkCode, copy, refuse, whole, wholes } from "./validate";
 
-const MODES = ["referee", "manual", "unit-makes", "unit-breaks"];
+/** The match modes, in the menu's order (ui/menu.ts MODE_MENU is this list). */
+export const MODES: MatchMode[] = ["referee", "manual", "unit-makes", "unit-breaks"];
 
 /** Why `config` cannot start a match (a message for the player), or null when it can. */
 export function checkConfig(config: MatchConfig): string | null {

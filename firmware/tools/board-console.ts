@@ -25,7 +25,8 @@ export class ConsoleError extends Error {
 /** What to do when the console is locked (a two-player game holds a secret): the recovery, for every message that needs it. */
 export const LOCKED_CONSOLE_HELP = [
   "the board's console is locked (it asks for a password): the firmware locks it while a two-player game holds a secret.",
-  "  Finish or abandon that game on the unit, or start the board without running its code: on a Pico, unplug it, plug it",
+  "  Finish that game on the unit, or leave it for a new one (menu, OK, OK again to confirm; the lock stays while any",
+  "  two-player game holds a secret, on whichever screen), or start the board without running its code: on a Pico, unplug it, plug it",
   "  in and press its button just after plugging in (not before: held while plugging in starts the bootloader); the",
   "  LEDs flash and .bootcde is skipped. Then flash again with --erase (without it the firmware resumes that game and locks",
   "  the console again). See hardware/README.md, A locked console.",

@@ -14,6 +14,7 @@ import type { FlipConfig, FlipMode } from "../core/brainflip";
 import type { FlipSettings } from "./flip";
 import { maxFlipGrid } from "./flip";
 import { rulesFor } from "../core/presets";
+import { MODES } from "../core/match";
 import type { Layout } from "./layout";
 import { G_OK } from "./layout";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, RED, VIOLET, WHITE, YELLOW } from "./palette";
@@ -104,7 +105,7 @@ export function settingsByIndex(n: NamedSettings): Settings {
 }
 
 export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"];
-export const MODE_MENU: MatchMode[] = ["referee", "manual", "unit-makes", "unit-breaks"];
+export const MODE_MENU: MatchMode[] = MODES;
 export const GAMES_MENU = [2, 4, 6, 8, 10];
 export const FLIP_PLAYERS_MENU = [2, 3, 4, 5, 6];
 /** (The same options as the players: one array in the bundle.) */
