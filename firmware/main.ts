@@ -8,7 +8,8 @@ import profile from "brainboard:profile";
 import { App } from "./ui/app";
 import { render } from "./ui/render";
 import { G_OK } from "./ui/layout";
-import { Scheduler, SLOT_RENDER, SLOT_THINK, nowMs, say } from "./device/scheduler";
+import { S_BRIGHTNESS, S_SLEEP, S_SOUND } from "./ui/menu";
+import { Scheduler, SLOT_RENDER, SLOT_SAVE, SLOT_THINK, nowMs, say } from "./device/scheduler";
 import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
 import { Buzzer } from "./device/buzzer";
@@ -18,7 +19,7 @@ import { lockConsole } from "./device/console";
 
 /** A key seen down this soon after boot was held at power-on (the scanner reports it after ~3 scans). */
 const SELFTEST_WINDOW_MS = 40;
-/** Between two slices of background work, key scans and LED updates get their turn. */
+/** Between two slices of background work, key scans and LED updates get their turn (each slice is a task of its own). */
 const THINK_GAP_MS = 10;
 /**
  * A slice of background work ends after this long (ms on the interpreter's clock; ~0.2 s on a Pico),
@@ -65,12 +66,22 @@ function start(): void {
     if (!store.save(app.snapshot())) app.warnUntil = nowMs() + 3000;
   }
 
+  /** Saves in a task of its own, after the frame went out (JSON, checksum and a flash write). */
+  function saveSoon(): void {
+    sched.at(SLOT_SAVE, nowMs(), save);
+  }
+
+  function playTune(): void {
+    const tune = app.takeTune();
+    if (tune) buzzer.play(tune);
+  }
+
   function show(): void {
     if (power.sleeping) return;
     const now = nowMs();
-    pixels.userK = BRIGHTNESS_LEVELS[app.settings.brightness];
-    buzzer.muted = !app.settings.sound;
-    app.keysStuck = keys.stuckCount() > 0;
+    pixels.userK = BRIGHTNESS_LEVELS[app.settings[S_BRIGHTNESS]];
+    buzzer.muted = !app.settings[S_SOUND];
+    app.keysStuck = keys.stuckCount > 0;
     const next = render(app, frame, now);
     pixels.show(frame);
     if (next >= 0) sched.at(SLOT_RENDER, next, show);
@@ -80,7 +91,7 @@ function start(): void {
   const power = new Power(sched, {
     save: save,
     show: show,
-    sleepMinutes: () => app.settings.sleepMin,
+    sleepMinutes: () => app.settings[S_SLEEP],
     maySleep: () => app.screen !== app.selfTest,
     off: () => {
       sched.cancel(SLOT_RENDER);
@@ -97,19 +108,21 @@ function start(): void {
   function think(): void {
     sliceEnd = getTime() + SLICE_MS / 1000;
     firstAsk = true;
-    const done = play.think(nowMs());
-    if (done) {
-      const tune = app.takeTune();
-      if (tune) buzzer.play(tune);
+    // The frame changes only when the work is done (the thinking light steps on the render slot, by time):
+    // then it is drawn, the tune played and the state saved, each in a task after this one.
+    if (play.think(nowMs())) {
+      sched.at(SLOT_RENDER, nowMs(), function () {
+        show();
+        playTune();
+      });
+      if (app.takeSave()) saveSoon();
     }
-    // Every slice: the thinking light moves on.
-    show();
-    if (done && app.takeSave()) save();
-    thinkLater();
+    thinkLater(THINK_GAP_MS);
   }
 
-  function thinkLater(): void {
-    if (play.busy) sched.at(SLOT_THINK, nowMs() + THINK_GAP_MS, think);
+  /** The next slice of background work: at once after a key's task (a task of its own), or THINK_GAP_MS after a slice. */
+  function thinkLater(gap: number): void {
+    if (play.busy) sched.at(SLOT_THINK, nowMs() + gap, think);
   }
 
   function onKey(key: number, down: boolean): void {
@@ -126,11 +139,11 @@ function start(): void {
     if (down && key === profile.grid[G_OK] && nowMs() - bootAt < SELFTEST_WINDOW_MS && app.screen !== selfTest) app.enterSelfTest(nowMs());
     app.key(key, down, nowMs());
     if (app.screen === selfTest) print("key " + key + (down ? " down" : " up"));
-    const tune = app.takeTune();
-    if (tune) buzzer.play(tune);
+    // The LEDs first, then the sound; the save in a task of its own.
     show();
-    if (app.takeSave() && app.screen !== selfTest) save();
-    thinkLater();
+    playTune();
+    if (app.takeSave() && app.screen !== selfTest) saveSoon();
+    thinkLater(0);
     lockConsole(app.consoleLockWanted());
   }
 
@@ -141,7 +154,7 @@ function start(): void {
   lockConsole(app.consoleLockWanted());
   show();
   if (app.takeSave()) save();
-  thinkLater();
+  thinkLater(0);
 }
 
 start();

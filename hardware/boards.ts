@@ -24,6 +24,11 @@ export interface BoardInfo {
   jsVars: number;
   bytesPerJsVar: number;
   storageBytes: number;
+  /**
+   * Bytes of one flash page of the Storage area: what Espruino erases at a time, so what a Storage compaction
+   * erases and rewrites at a time (Espruino's boards/<BOARD>.py `saved_code.page_size`).
+   */
+  storagePageBytes: number;
   /** Pins that can only be inputs and have no internal pull resistors (ESP32 GPIO34-39). */
   inputOnlyPins?: string[];
   /** The serial console's pins: kept free so the REPL stays reachable. */
@@ -108,10 +113,11 @@ export const BOARDS: Record<string, BoardInfo> = {
     oneWatchPerPinNumber: true,
     deepSleep: true,
     unwatchablePins: ["B9"],
-    // ESPRUINO.md 4.1: 5100 JsVars of 13 bytes, Storage 3 x 16 KB.
+    // ESPRUINO.md 4.1: 5100 JsVars of 13 bytes, Storage 3 x 16 KB (PICO_R1_3.py saved_code: 3 pages of 16384 at 0x08004000).
     jsVars: 5100,
     bytesPerJsVar: 13,
     storageBytes: 48 * 1024,
+    storagePageBytes: 16 * 1024,
     analogVRef: true,
     // Serial1 (B6 TX, B7 RX) takes the console when USB is unplugged (EspruinoDocs Pico page).
     consolePins: ["B6", "B7"],
@@ -140,10 +146,11 @@ export const BOARDS: Record<string, BoardInfo> = {
     oneWatchPerPinNumber: false,
     deepSleep: false,
     unwatchablePins: ["D6", "D7", "D8", "D9", "D10", "D11", "D12"],
-    // ESPRUINO.md 4.1: 16383 JsVars of 14 bytes, Storage 224 x 4 KB at 0x320000.
+    // ESPRUINO.md 4.1: 16383 JsVars of 14 bytes, Storage 224 x 4 KB at 0x320000 (ESP32.py saved_code).
     jsVars: 16383,
     bytesPerJsVar: 14,
     storageBytes: 896 * 1024,
+    storagePageBytes: 4 * 1024,
     analogVRef: false,
     inputOnlyPins: ESP32_INPUT_ONLY,
     // UART0 (GPIO1 TX, GPIO3 RX) is the console through the DevKit's USB-UART, 115200 baud (ESPRUINO.md 4.1, 6.2).
@@ -173,10 +180,54 @@ export function pinNumber(pin: string): number {
   return parseInt(pin.slice(1), 10);
 }
 
-/** Espruino's Storage: a per-file header on flash, a 4-byte size and the 28-byte name. */
+/**
+ * Espruino's Storage (src/jsflash.c, 2v29): files one after another from the start of the area, each a 32-byte header
+ * (a size word whose top byte holds flags, then the 0-padded 28-byte name) and its data, padded to a 4-byte word
+ * (JSF_ALIGNMENT). A new file goes right after the last one (jsfCreateFile no longer pushes files to a page
+ * boundary); a rewritten or erased file stays in place as trash (its name's first word zeroed) until a compaction.
+ */
 export const STORAGE_HEADER_BYTES = 32;
 
 /** Flash space a Storage file of `size` data bytes takes (data padded to 4 bytes). */
 export function storageFootprint(size: number): number {
   return STORAGE_HEADER_BYTES + ((size + 3) & ~3);
+}
+
+/**
+ * A file that only fills space, written right after .bootcde so that the file after it starts a flash page (see
+ * pageAlignPad). Its content does not matter; npm run flash and the simulator write zero bytes.
+ */
+export const PAD_FILE = ".bbpad";
+
+/**
+ * The data size of a pad file that makes the next file start exactly on a page boundary, when Storage holds
+ * `usedBytes` from its start; null when the next file starts a page already.
+ *
+ * Why: a compaction (jsfCompactInternal) starts at the last page that begins with a file header at or before the
+ * first trashed file (jsfGetStorageStats, firstPageWithErasedFiles), and erases each page from there before
+ * rewriting it from RAM. With .bootcde first in Storage and the file after it starting a page, no compaction ever
+ * erases a page of .bootcde, so no power cut during one can lose it (nor leave Storage corrupt in those pages,
+ * which Espruino answers by erasing all of Storage). The files after the pad are not protected this way.
+ *
+ * A pad holds at least one word of data (Espruino refuses a file of 0 bytes), so it takes at least 36 bytes: when
+ * less than that is left in the page, the pad fills the rest of it and the whole next page.
+ */
+export function pageAlignPad(usedBytes: number, pageBytes: number): number | null {
+  const room = (pageBytes - (usedBytes % pageBytes)) % pageBytes;
+  if (room === 0) return null;
+  const least = STORAGE_HEADER_BYTES + 4;
+  return room >= least ? room - STORAGE_HEADER_BYTES : room + pageBytes - STORAGE_HEADER_BYTES;
+}
+
+/**
+ * Where each file lies (the offset of its header from the start of Storage), for files written one after another
+ * into empty Storage, as Espruino places them.
+ */
+export function storageOffsets(sizes: number[]): number[] {
+  let at = 0;
+  return sizes.map((size) => {
+    const here = at;
+    at += storageFootprint(size);
+    return here;
+  });
 }

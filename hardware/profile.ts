@@ -421,7 +421,6 @@ export function compileProfile(p: Profile): CompiledProfile<PinName> {
   const segments = (field: "start" | "count"): Segments =>
     Object.fromEntries(SEGMENT_NAMES.map((n) => [n, seg[n][field]])) as unknown as Segments;
   return {
-    id: p.id,
     pegs: p.pegs,
     rows: p.rows,
     led: pin(p.leds.pin),

@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BOARDS, type BoardInfo } from "../hardware/boards.ts";
+import { BOARDS, PAD_FILE, type BoardInfo } from "../hardware/boards.ts";
 import {
   checkProfile,
   ledCount,
@@ -27,7 +27,9 @@ import { colourName } from "./colours.ts";
 import { chainPixels, LedChain, type LedStats, type Rgb } from "./leds.ts";
 import { Prng } from "./random.ts";
 import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
-import { solverTablesFor } from "../firmware/tools/tables.ts";
+import { bootPad, SOLVER_TABLE_NAMES, solverTablesFor } from "../firmware/tools/tables.ts";
+import { isKept, keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../firmware/tools/save-upgrade.ts";
+import { saveCrc } from "./saves.ts";
 import { bytesFromString, stringFromBytes, VirtualStorage, type StorageCut } from "./storage.ts";
 
 export type { Rgb, LedStats } from "./leds.ts";
@@ -131,6 +133,7 @@ export class VirtualBoard {
     this.bounce = new Prng((seed ^ 0x9e3779b9) >>> 0);
     this.storage = new VirtualStorage({
       capacity: info.storageBytes,
+      pageBytes: info.storagePageBytes,
       file: opts.storageFile,
       warn: (m) => this.warnings.push(m),
     });
@@ -154,18 +157,19 @@ export class VirtualBoard {
         throw new Error(`no firmware to flash: ${DEFAULT_FIRMWARE} does not exist (run npm run build, or pass BoardOptions.firmware)`);
       firmware = readFileSync(DEFAULT_FIRMWARE, "utf8");
     }
-    this.flash(firmware);
-    if (opts.tables ?? true) this.flashTables();
+    this.flash(firmware, opts.tables ?? true);
   }
 
-  /** Writes the solver's tables for this profile to Storage, like `npm run flash` (unchanged ones are left alone). */
+  /**
+   * Writes the solver's tables for this profile to Storage, like `npm run flash`: the firmware in Storage is flashed
+   * again with them (flash), unless they are there already.
+   */
   flashTables(): void {
-    for (const t of solverTablesFor(this.profile.pegs)) {
-      const old = this.storage.read(t.name);
-      if (old && old.length === t.bytes.length && old.every((b, i) => b === t.bytes[i])) continue;
+    const boot = this.storage.read(BOOT_FILE);
+    if (boot) return this.flash(stringFromBytes(boot), true);
+    for (const t of solverTablesFor(this.profile.pegs))
       if (!this.storage.write(t.name, t.bytes))
         throw new Error(`the solver table ${t.name} (${t.bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
-    }
   }
 
   // ---------------------------------------------------------------- power
@@ -241,20 +245,61 @@ export class VirtualBoard {
     this.requestReset("reset()", undefined, false);
   }
 
-  /** Writes code to .bootcde, like `espruino --storage .bootcde:-`. Takes effect at the next boot. */
-  flash(code: string): void {
+  /**
+   * Flashes `code` as `npm run flash` does (firmware/tools/flash.ts), with the solver's tables unless `withTables` is
+   * false; nothing happens when .bootcde and the tables are already these. The saved game is carried across: each save
+   * slot (bb.s0, bb.s1) the unit could use is kept in the current save format (firmware/tools/save-upgrade.ts: format 1
+   * is brought up to date, same name and sequence), one it could not is dropped with a warning. When Storage holds
+   * nothing but the tool's own files and the saves, it is erased and written in the tool's order: .bootcde first, the
+   * page-aligning pad when .bootcde does not end on a flash page and the pad leaves room for the tables and saved state
+   * (tables.ts bootPad), the tables, then the saves, so that no compaction rewrites .bootcde's pages. Other files are
+   * kept (with a warning): .bootcde then goes after them without a pad, the tables and saves after it. Takes effect at
+   * the next boot.
+   */
+  flash(code: string, withTables = true): void {
     let bytes = bytesFromString(code);
     if (/[^\x00-\xff]/.test(code)) {
       // The device strings are 8-bit: characters beyond Latin-1 arrive as their UTF-8 bytes.
       this.warnings.push("flash: the firmware has characters beyond 8 bits; the device sees their UTF-8 bytes");
       bytes = new Uint8Array(Buffer.from(code, "utf8"));
     }
-    const old = this.storage.read(BOOT_FILE);
-    if (old && old.length === bytes.length && old.every((b, i) => b === bytes[i])) return;
+    const tables = withTables ? solverTablesFor(this.profile.pegs) : [];
+    const holds = (name: string, want: Uint8Array) => {
+      const old = this.storage.read(name);
+      return !!old && old.length === want.length && old.every((b, i) => b === want[i]);
+    };
+    if (holds(BOOT_FILE, bytes) && tables.every((t) => holds(t.name, t.bytes))) return;
+
+    const kept: KeptSlot[] = [];
+    for (const name of SAVE_SLOT_NAMES) {
+      const text = this.storage.readString(name);
+      if (text === undefined) continue;
+      const slot = keepSlot(name, text, saveCrc);
+      if (isKept(slot)) kept.push(slot);
+      else this.warnings.push(`flash: ${name}: ${slot.problem}, not kept`);
+    }
+    const own = (n: string) => n === BOOT_FILE || n === PAD_FILE || SOLVER_TABLE_NAMES.includes(n) || SAVE_SLOT_NAMES.includes(n);
+    const others = this.storage.list().filter((n) => !own(n));
+    if (!others.length) this.storage.eraseAll();
+    else {
+      for (const n of [PAD_FILE, ...SAVE_SLOT_NAMES]) this.storage.erase(n);
+      this.warnings.push(
+        `flash: Storage holds files npm run flash does not write (${others.join(", ")}), kept: .bootcde goes after them, without the pad (npm run flash -- --erase erases them, and the saved game)`,
+      );
+    }
     if (!this.storage.write(BOOT_FILE, bytes))
       throw new Error(
         `the firmware (${bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage (${this.storage.getFree()} bytes free)`,
       );
+    if (this.storage.layout().length === 1 && bytes.length > 0) {
+      const pad = bootPad(this.boardInfo, bytes.length, tables);
+      if (pad !== null && !this.storage.write(PAD_FILE, new Uint8Array(pad)))
+        throw new Error(`the page-aligning pad after .bootcde (${pad} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
+    }
+    for (const t of tables)
+      if (!this.storage.write(t.name, t.bytes))
+        throw new Error(`the solver table ${t.name} (${t.bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
+    for (const k of kept) if (!this.storage.write(k.name, k.text)) this.warnings.push(`flash: ${k.name} does not fit Storage, not kept`);
   }
 
   // ---------------------------------------------------------------- time

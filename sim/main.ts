@@ -1,10 +1,12 @@
 /**
- * npm start [-- --profile NAME] [--port N] [--storage FILE] [--host ADDR] [--bounce MS] [--seed N]
+ * npm start [-- --engine sim|espruino] [--profile NAME] [--port N] [--storage FILE] [--host ADDR] [--bounce MS] [--seed N]
  *           [--watch [--preset NAME] [--harder]]
  *
  * Builds the bundle for the profile (dist/firmware.js, as npm run build does), runs it on the
  * virtual board in step with real time, and serves the page that draws the unit (prints its URL).
  * The unit's Storage is kept in a file, so a match survives restarting the simulator.
+ * With --engine espruino the unit runs on the real Espruino interpreter (../shared/tools/espruino, from
+ * RAM) instead, behind the same page; its Storage is the interpreter's own flash file, kept for the run.
  */
 import { mkdirSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -14,15 +16,18 @@ import { BuildError, DEFAULT_OUT, sizeReport } from "../firmware/tools/build.ts"
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../hardware/profile.ts";
 import { bundleFor } from "./bundle.ts";
 import { DEFAULT_PORT, startSimulator } from "./server.ts";
+import { EngineError } from "./espruino/engine.ts";
 import { PRESET_IDS } from "../firmware/core/presets.ts";
 import type { PresetId } from "../firmware/core/types.ts";
 
-const USAGE = `usage: npm start -- [--profile NAME] [--port N] [--storage FILE] [--host ADDR] [--bounce MS] [--seed N]
-                      [--watch [--preset NAME] [--harder]]
+const USAGE = `usage: npm start -- [--engine sim|espruino] [--profile NAME] [--port N] [--storage FILE] [--host ADDR] [--bounce MS]
+                      [--seed N] [--watch [--preset NAME] [--harder]]
 
+  --engine NAME    sim (default: the virtual board, in step with real time) or espruino (the real Espruino
+                   interpreter in ../shared/tools/espruino, from RAM; its Storage lasts as long as the run)
   --profile NAME   hardware profile (default ${DEFAULT_PROFILE})
   --port N         port of the page (default ${DEFAULT_PORT}; a free one when taken)
-  --storage FILE   the unit's Storage file (default ~/.brainboard/storage-PROFILE.json)
+  --storage FILE   the unit's Storage file (default ~/.brainboard/storage-PROFILE.json; the virtual board only)
   --host ADDR      address to listen on (default 127.0.0.1; 0.0.0.0 to let other machines in)
   --bounce MS      key contact bounce (default 5)
   --seed N         seed of the board's randomness (default: the time)
@@ -57,6 +62,7 @@ async function main(): Promise<void> {
         watch: { type: "boolean" },
         preset: { type: "string" },
         harder: { type: "boolean" },
+        engine: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -80,6 +86,15 @@ async function main(): Promise<void> {
   const port = num("port", values.port, 65535) ?? DEFAULT_PORT;
   const bounceMs = num("bounce", values.bounce);
   const seed = num("seed", values.seed) ?? Date.now() % 2 ** 31;
+  const engine = values.engine ?? "sim";
+  if (engine !== "sim" && engine !== "espruino") {
+    console.error(`--engine needs sim or espruino, got "${engine}"`);
+    process.exit(1);
+  }
+  if (engine === "espruino" && values.storage !== undefined) {
+    console.error("--storage is for the virtual board: the real interpreter keeps Storage in its own flash file");
+    process.exit(1);
+  }
   if (values.preset !== undefined && !PRESET_IDS.includes(values.preset as PresetId)) {
     console.error(`--preset needs one of ${PRESET_IDS.join(", ")}, got "${values.preset}"`);
     process.exit(1);
@@ -99,13 +114,31 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const storageFile = values.storage ?? defaultStorageFile(profileId);
-  const sim = await startSimulator({ profile: values.profile, firmware, port, host: values.host, storageFile, bounceMs, seed });
+  const common = { profile: values.profile, firmware, port, host: values.host, bounceMs, seed };
+  const storageFile = engine === "sim" ? (values.storage ?? defaultStorageFile(profileId)) : undefined;
+  let sim;
+  try {
+    sim =
+      engine === "espruino" ? await startSimulator({ ...common, engine: "espruino" }) : await startSimulator({ ...common, storageFile });
+  } catch (e) {
+    if (e instanceof EngineError) {
+      console.error(`the real interpreter could not start the unit: ${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
   if (sim.portTaken !== undefined) console.log(`port ${sim.portTaken} is taken; using port ${sim.port} instead`);
   // A Storage file that could not be used was moved aside: say so before anything else.
   for (const w of sim.board.warnings) console.warn(`warning: ${w}`);
-  console.log(`storage: ${storageFile} (the match survives restarts; delete the file to start afresh, or pass --storage FILE)`);
-  console.log(`Brainboard simulator (${sim.board.profile.name}) running at ${sim.url}`);
+  if (storageFile)
+    console.log(`storage: ${storageFile} (the match survives restarts; delete the file to start afresh, or pass --storage FILE)`);
+  else
+    console.log(
+      "storage: the interpreter's own flash file, in a folder of its own removed when this stops (a power cycle keeps the match)",
+    );
+  console.log(
+    `Brainboard simulator (${sim.board.profile.name}${engine === "espruino" ? ", on the real Espruino interpreter" : ""}) running at ${sim.url}`,
+  );
   console.log("open it in a browser; keyboard shortcuts are listed on the page. Ctrl+C stops.");
   // The firmware's console, here too (errors in red), from the boot on.
   let printed = 0;

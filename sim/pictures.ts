@@ -14,7 +14,9 @@
  * with a name for tooltips and screen readers ("two blue striped cats with hats").
  */
 import { decodeSlot, expandKeys } from "../firmware/device/save-format.ts";
+import { saveCrc } from "./saves.ts";
 import type { VirtualStorage } from "./storage.ts";
+import { FLIP_PICK } from "../firmware/core/brainflip.ts";
 
 export type Pattern = "plain" | "stripes" | "dots";
 
@@ -631,7 +633,7 @@ export function decodeSaved(saved: unknown): Saved | null {
   const atStart =
     get(game, "rounds") === 1 &&
     get(game, "over") === false &&
-    get(round, "phase") === "pick" &&
+    get(round, "phase") === FLIP_PICK &&
     get(round, "asked") === 0 &&
     Array.isArray(log) &&
     log.length === 0 &&
@@ -649,7 +651,7 @@ export function readSaved(storage: Pick<VirtualStorage, "readString">): { text: 
   for (const name of SAVE_SLOTS) {
     const text = storage.readString(name);
     if (text === undefined) continue;
-    const slot = decodeSlot(text);
+    const slot = decodeSlot(text, saveCrc);
     if (typeof slot === "string") continue;
     const saved = decodeSaved(slot.data);
     if (saved && (!best || slot.seq > best.seq)) best = { seq: slot.seq, text, saved };

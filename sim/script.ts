@@ -135,6 +135,10 @@ export class CommandBudget {
   constructor(
     readonly cpuMs: number,
     readonly virtualMs: number,
+    /** How the time the commands take is named in messages ("real time" on the real interpreter). */
+    readonly clock = "virtual time",
+    /** How the time cap checked as they run is named ("time" on the real interpreter, where it is wall-clock time). */
+    readonly spent = "CPU time",
   ) {}
 
   /** Refuses, before anything runs, commands that would run longer than the virtual-time cap. */
@@ -144,7 +148,7 @@ export class CommandBudget {
       throw new ScriptError([
         {
           line: commands[commands.length - 1]?.line ?? 1,
-          message: `these commands run ${formatMs(total)} of virtual time; the cap is ${formatMs(this.virtualMs)} at a time`,
+          message: `these commands run ${formatMs(total)} of ${this.clock}; the cap is ${formatMs(this.virtualMs)} at a time`,
         },
       ]);
   }
@@ -153,7 +157,7 @@ export class CommandBudget {
     if (performance.now() - this.started > this.cpuMs)
       throw new CapExceeded(
         line,
-        `line ${line}: stopped: the commands used up their CPU time cap of ${formatMs(this.cpuMs)} (what came before ran)`,
+        `line ${line}: stopped: the commands used up their ${this.spent} cap of ${formatMs(this.cpuMs)} (what came before ran)`,
       );
   }
 

@@ -32,6 +32,14 @@
  * Brain Flip's pictures: the server deals grid x grid of the 100 pictures at random for every Brain
  * Flip game the firmware starts, seen in the firmware's saves (PictureDeal in sim/pictures.ts), and
  * keeps them for the whole game, also across power cycles and (with a storage file) restarts.
+ *
+ * Engines: the virtual board (default), or with `engine: "espruino"` the real Espruino interpreter
+ * (sim/espruino/engine.ts, from RAM): the same API, security and page, with these differences. Time is real,
+ * so nothing advances the board and it cannot be paused (`running` stays true); a command request runs in
+ * real time, one request after another, and may take at most REAL_COMMAND_MS (its waits and taps are
+ * refused beforehand when they add up to more); the saves the status and the Brain Flip cards read come from
+ * a mirror of the save slots the board prelude reports; Storage lives in the interpreter's own flash file,
+ * so it does not survive the server (no storage file); a watch plays as `watchRealTime` does.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -43,6 +51,8 @@ import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { G_OK } from "../firmware/ui/layout.ts";
 import { VirtualBoard } from "./board.ts";
+import { EngineError, EspruinoBoard } from "./espruino/engine.ts";
+import { SLOT_NAMES } from "./saves.ts";
 import { unitGeometry, type UnitGeometry } from "./geometry.ts";
 import { keyAliases, keyboardShortcuts } from "./keys.ts";
 import { padShowsCards, PictureDeal, pictureList, PICTURES, readSaved, type Deal } from "./pictures.ts";
@@ -56,8 +66,10 @@ import {
   runCommand,
   ScriptError,
   formatCommand,
+  TAP_GAP_MS,
   type Command,
 } from "./script.ts";
+import { DEFAULT_OUT } from "../firmware/tools/build.ts";
 import { formatBoard } from "./text.ts";
 import { Watcher, type WatchOptions, type WatchStatus } from "./watch.ts";
 import { StatusReader, type UnitStatus } from "./status.ts";
@@ -83,8 +95,14 @@ export const MAX_STREAM_BACKLOG = 1024 * 1024;
 export const MAX_STREAM_CLIENTS = 16;
 /** The header that carries the per-run token. */
 export const TOKEN_HEADER = "x-brainboard-token";
+/** On the real interpreter: the longest a command request may run (its waits and taps, in real time). */
+export const REAL_COMMAND_MS = 20_000;
+/** On the real interpreter: how long the server waits for it to answer before calling it stuck. */
+const REAL_ANSWER_MS = 20_000;
 
 export interface SimulatorOptions {
+  /** The virtual board (default), or the real Espruino interpreter in ../shared/tools/espruino (from RAM, in real time). */
+  engine?: "sim" | "espruino";
   /** Profile name or path (default r1-pico); must match the bundle. */
   profile?: string;
   /** The bundle's code (default: dist/firmware.js). */
@@ -94,6 +112,7 @@ export interface SimulatorOptions {
   /** When the port is taken, listen on a free one instead of failing (default true). */
   fallbackPort?: boolean;
   host?: string;
+  /** The unit's Storage file (the virtual board only: the real interpreter keeps its own flash file). */
   storageFile?: string;
   bounceMs?: number;
   seed?: number;
@@ -118,6 +137,8 @@ export interface ViewSwitches {
 }
 
 export interface SimState {
+  /** Which engine runs the unit: "sim" (virtual time) or "espruino" (the real interpreter, real time). */
+  engine: "sim" | "espruino";
   now: number;
   on: boolean;
   ledsPowered: boolean;
@@ -184,6 +205,15 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
+/** The server with the unit on the real interpreter: the same, but what takes time returns a promise, and time cannot be paused. */
+export interface EspruinoSimulator extends Omit<Simulator, "board" | "command" | "advance" | "setRunning"> {
+  board: EspruinoBoard;
+  /** Runs script lines on the unit, in real time, after any command already running; resolves with what `show` printed. */
+  command(text: string): Promise<string[]>;
+  /** Lets the unit run for `ms` of real time (and a watch act meanwhile). */
+  advance(ms: number): Promise<void>;
+}
+
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -193,14 +223,28 @@ const TYPES: Record<string, string> = {
   ".json": "application/json",
 };
 
-export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
-  const board = new VirtualBoard({
-    profile: opts.profile,
-    firmware: opts.firmware,
-    storageFile: opts.storageFile,
-    bounceMs: opts.bounceMs,
-    seed: opts.seed,
-  });
+export function startSimulator(opts: SimulatorOptions & { engine: "espruino" }): Promise<EspruinoSimulator>;
+export function startSimulator(opts?: SimulatorOptions & { engine?: "sim" }): Promise<Simulator>;
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator | EspruinoSimulator> {
+  const real = opts.engine === "espruino";
+  if (real && opts.storageFile)
+    throw new Error("a storage file is for the virtual board: the real interpreter keeps Storage in its own flash file");
+  const board: VirtualBoard | EspruinoBoard = real
+    ? new EspruinoBoard({
+        profile: opts.profile,
+        firmware: opts.firmware ?? readFileSync(DEFAULT_OUT, "latin1"),
+        bounceMs: opts.bounceMs,
+        seed: opts.seed,
+        mirror: SLOT_NAMES,
+        answerTimeoutMs: REAL_ANSWER_MS,
+      })
+    : new VirtualBoard({
+        profile: opts.profile,
+        firmware: opts.firmware,
+        storageFile: opts.storageFile,
+        bounceMs: opts.bounceMs,
+        seed: opts.seed,
+      });
   const profile = board.profile;
   const layout: SimLayout = {
     geometry: unitGeometry(profile),
@@ -218,7 +262,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const mainMatrix = board.keys.find((k) => k.id === profile.keymap.grid[0])?.matrix;
   const makerKeys = new Set(board.keys.filter((k) => k.matrix !== mainMatrix).map((k) => k.id));
 
-  let running = opts.realtime ?? true;
+  let running = real || (opts.realtime ?? true);
   const clients = new Set<ServerResponse>();
   let dirty = true;
   let toneSent = board.tones.length;
@@ -276,6 +320,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const bat = board.battery;
     const b = profile.battery;
     return {
+      engine: real ? "espruino" : "sim",
       now: board.now,
       on: board.isOn,
       ledsPowered: board.ledsPowered,
@@ -325,12 +370,20 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   };
   for (const ev of ["leds", "power", "reset", "console"] as const) board.on(ev, markDirty);
 
-  if (opts.powerOn ?? true) board.powerOn();
+  if (opts.powerOn ?? true) {
+    try {
+      await board.powerOn();
+    } catch (e) {
+      if (board instanceof EspruinoBoard) await board.close();
+      throw e;
+    }
+  }
 
   // Watching the unit play: the watcher acts at the board times it asks for, between the clock's steps.
   let watcher: Watcher | null = null;
   let watches = 0;
   const advanceTo = (t: number) => {
+    if (!(board instanceof VirtualBoard)) return;
     while (watcher && watcher.wakeAt <= t) {
       if (watcher.wakeAt > board.now) board.advance(watcher.wakeAt - board.now);
       watcher.poll();
@@ -347,14 +400,28 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       dirty = true;
     });
     dirty = true;
+    if (board instanceof EspruinoBoard) void watchReal(board, w);
     return w;
+  };
+  /** On the real interpreter the watcher acts as watchRealTime lets it: each step once the unit has taken its keys. */
+  const watchReal = async (b: EspruinoBoard, w: Watcher) => {
+    try {
+      while (!w.done) {
+        await b.advance(Math.max(0, Math.min(w.wakeAt - b.now, 500)));
+        w.poll();
+        dirty = true;
+      }
+    } catch (e) {
+      w.stop(e instanceof EngineError ? e.message : "the unit did not answer");
+      dirty = true;
+    }
   };
 
   const tick = () => {
     const t = performance.now();
     const dt = Math.min(t - lastReal, MAX_STEP_MS);
     lastReal = t;
-    if (running) {
+    if (running && !real) {
       target += dt;
       advanceTo(target);
     }
@@ -362,9 +429,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   };
   const timer = setInterval(tick, TICK_MS);
 
-  /** Runs script lines; returns the text picture of every `show` (the secret only while the shield is open). */
-  const command = (text: string, cpuMs = COMMAND_CPU_MS): string[] => runParsed(parseScript(text, profile), cpuMs);
-  const runParsed = (cmds: Command[], cpuMs: number): string[] => {
+  /** Refuses, before anything runs, what may not run: a peek under the closed shield, too much time; a key pressed by hand stops a watch. */
+  const admit = (cmds: Command[], budget: CommandBudget) => {
     // Nothing runs when a line asks what lies under the closed shield: its answer would give the secret away.
     const peek = view.shield ? undefined : cmds.find((c) => c.op === "expect" && shielded.includes(c.segment));
     if (peek)
@@ -374,17 +440,25 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
           message: `expect ${peek.op === "expect" ? peek.where : ""}: that lies under the codemaker's shield; open the shield (the codemaker's view) to check it`,
         },
       ]);
-    const budget = new CommandBudget(cpuMs, MAX_COMMAND_VIRTUAL_MS);
     budget.check(cmds);
-    const shown: string[] = [];
     // A key pressed by hand takes over from a watch.
     if (watcher && !watcher.done && cmds.some((c) => c.op === "press" || c.op === "tap")) watcher.stop("a key was pressed by hand");
+  };
+  const showBoard = (c: Command) => formatBoard(board, { showSecret: view.shield, title: `show (line ${c.line})` });
+
+  /** Runs script lines; returns the text picture of every `show` (the secret only while the shield is open). */
+  const command = (text: string, cpuMs = COMMAND_CPU_MS): string[] => runParsed(parseScript(text, profile), cpuMs);
+  const runParsed = (cmds: Command[], cpuMs: number): string[] => {
+    if (!(board instanceof VirtualBoard)) throw new Error("the real interpreter runs commands with runParsedReal");
+    const budget = new CommandBudget(cpuMs, MAX_COMMAND_VIRTUAL_MS);
+    admit(cmds, budget);
+    const shown: string[] = [];
     try {
       for (const cmd of cmds) {
         budget.beforeCommand(cmd);
         // A wait lets a watch go on acting (in slices, so the CPU cap can stop it); everything else runs as in a script.
         if (cmd.op === "wait") budget.slices(cmd.ms, (ms) => advanceTo(board.now + ms), cmd.line);
-        else runCommand(board, cmd, (c) => shown.push(formatBoard(board, { showSecret: view.shield, title: `show (line ${c.line})` })));
+        else runCommand(board, cmd, (c) => shown.push(showBoard(c)));
       }
       return shown;
     } finally {
@@ -394,6 +468,37 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       flush();
     }
   };
+
+  /**
+   * The same on the real interpreter, in real time: requests run one after another (a release never overtakes its
+   * press), each for at most REAL_COMMAND_MS (refused beforehand when its waits and taps add up to more).
+   */
+  let realQueue: Promise<unknown> = Promise.resolve();
+  const runParsedReal = (cmds: Command[]): Promise<string[]> => {
+    admit(cmds, new CommandBudget(REAL_COMMAND_MS, REAL_COMMAND_MS, "real time"));
+    const b = board as EspruinoBoard;
+    const run = async (): Promise<string[]> => {
+      const budget = new CommandBudget(REAL_COMMAND_MS, REAL_COMMAND_MS, "real time", "time");
+      const shown: string[] = [];
+      try {
+        for (const cmd of cmds) {
+          budget.beforeCommand(cmd);
+          if (cmd.op === "tap") for (const k of cmd.keys) await b.tap(k.id, cmd.holdMs, TAP_GAP_MS);
+          else if (cmd.op === "wait") await b.advance(cmd.ms);
+          else if (cmd.op === "power") await (cmd.action === "on" ? b.powerOn() : cmd.action === "off" ? b.powerOff() : b.powerCycle());
+          else runCommand(b, cmd, (c) => shown.push(showBoard(c)));
+        }
+        return shown;
+      } finally {
+        dirty = true;
+        flush();
+      }
+    };
+    const p = realQueue.then(run);
+    realQueue = p.catch(() => {});
+    return p;
+  };
+  const commandReal = (text: string): Promise<string[]> => runParsedReal(parseScript(text, profile));
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
@@ -520,11 +625,13 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       if (text === null) return;
       try {
         const cmds = parseScript(text, profile);
-        const shown = runParsed(cmds, COMMAND_CPU_MS);
+        const shown = real ? await runParsedReal(cmds) : runParsed(cmds, COMMAND_CPU_MS);
         return json(200, { ok: true, now: board.now, ran: cmds.map(formatCommand), shown });
       } catch (e) {
         if (e instanceof ScriptError || e instanceof ExpectFailure) return json(400, { ok: false, error: e.message });
         if (e instanceof CapExceeded) return json(503, { ok: false, error: e.message });
+        // The real interpreter off, stopped or not answering: said as the engine says it (no stack, no path).
+        if (e instanceof EngineError) return json(503, { ok: false, error: e.message });
         throw e;
       }
     }
@@ -573,6 +680,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE" || opts.fallbackPort === false) {
       clearInterval(timer);
+      if (board instanceof EspruinoBoard) await board.close();
       throw e;
     }
     portTaken = requested;
@@ -581,7 +689,19 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   port = (server.address() as AddressInfo).port;
   const host = opts.host && opts.host !== "0.0.0.0" ? opts.host : "127.0.0.1";
 
-  return {
+  const close = async (): Promise<void> => {
+    clearInterval(timer);
+    watcher?.stop();
+    stopWatchingSaves();
+    for (const c of clients) c.end();
+    clients.clear();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    if (board instanceof EspruinoBoard) await board.close();
+  };
+  const common = {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/`,
     port,
     token,
@@ -590,26 +710,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return clients.size;
     },
     portTaken,
-    board,
-    command: (text: string) => command(text),
-    setRunning(on: boolean) {
-      running = on;
-      lastReal = performance.now();
-      target = board.now;
-      dirty = true;
-    },
     get running() {
       return running;
     },
     view,
     get deal() {
       return deal.deal;
-    },
-    advance(ms: number) {
-      advanceTo(board.now + ms);
-      if (board.now > target) target = board.now;
-      dirty = true;
-      flush();
     },
     watch: startWatch,
     stopWatch() {
@@ -620,17 +726,39 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return watcher;
     },
     state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        clearInterval(timer);
-        watcher?.stop();
-        stopWatchingSaves();
-        for (const c of clients) c.end();
-        clients.clear();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
+  if (board instanceof EspruinoBoard) {
+    const own = {
+      board,
+      command: commandReal,
+      async advance(ms: number) {
+        await board.advance(ms);
+        dirty = true;
+        flush();
+      },
+    };
+    // The common part's getters (streams, running, deal, watcher) stay getters.
+    return Object.defineProperties(own, Object.getOwnPropertyDescriptors(common)) as unknown as EspruinoSimulator;
+  }
+  const vboard = board;
+  const own = {
+    board: vboard,
+    command: (text: string) => command(text),
+    setRunning(on: boolean) {
+      running = on;
+      lastReal = performance.now();
+      target = vboard.now;
+      dirty = true;
+    },
+    advance(ms: number) {
+      advanceTo(vboard.now + ms);
+      if (vboard.now > target) target = vboard.now;
+      dirty = true;
+      flush();
+    },
+  };
+  return Object.defineProperties(own, Object.getOwnPropertyDescriptors(common)) as unknown as Simulator;
 }
 
 /** What is wrong with a POST /api/watch start request, or null. */

@@ -8,8 +8,12 @@
  * the hint being shown, the resume key) is read off its LEDs; counts come from the core's functions.
  */
 import type { VirtualBoard } from "./board.ts";
-import { newestCopy } from "./saves.ts";
-import { defaultSettings, type SavedState, type Settings } from "../firmware/ui/app.ts";
+import { newestCopy, type SaveSource } from "./saves.ts";
+import { defaultSettings, type SavedState } from "../firmware/ui/app.ts";
+import { settingsByName, type NamedSettings } from "../firmware/ui/menu.ts";
+import { REFUSAL_COLOURS } from "../firmware/ui/render.ts";
+import { COLOUR_NAMES } from "../firmware/ui/palette.ts";
+import { REFUSAL_NAMES } from "../firmware/core/types.ts";
 import { G_RESUME } from "../firmware/ui/app.ts";
 import { gamesPlayed, rulesOf, unitRole } from "../firmware/core/match.ts";
 import { countConsistent } from "../firmware/core/codes.ts";
@@ -26,6 +30,9 @@ import {
   type KeyLegend,
   type ScreenId,
 } from "./screens.ts";
+import { PHASE_FAILED, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, ROLE_BREAKER, ROLE_MAKER } from "../firmware/core/types.ts";
+import { FLIP_ANSWER, FLIP_ASK, FLIP_PICK, RESULT_FOUND, RESULT_MISTAKE } from "../firmware/core/brainflip.ts";
+import { ROLE_NONE } from "../firmware/core/types.ts";
 
 export interface PanelScore {
   /** "you", "the unit", "player 1"... */
@@ -53,8 +60,11 @@ export interface UnitStatus {
   keys: Record<string, KeyLegend>;
 }
 
+/** What the status reads of a board, on either engine (the real one mirrors the save slots: sim/espruino/engine.ts). */
+export type StatusBoard = Pick<VirtualBoard, "profile" | "colours" | "isOn" | "ledsPowered"> & { readonly storage: SaveSource };
+
 /** The firmware's saved state, decoded; null before its first save. (The one use of the save format.) */
-function savedState(board: VirtualBoard): SavedState | null {
+function savedState(board: StatusBoard): SavedState | null {
   return newestCopy(board.storage)?.state ?? null;
 }
 
@@ -67,7 +77,7 @@ export class StatusReader {
   private hintFor = "";
   private hintCount = 0;
 
-  constructor(readonly board: VirtualBoard) {}
+  constructor(readonly board: StatusBoard) {}
 
   private latest(): SavedState | null {
     const st = this.board.storage;
@@ -91,7 +101,7 @@ export class StatusReader {
     const b = this.board;
     const profile = b.profile;
     const saved = this.latest();
-    const settings: Settings = saved?.settings ?? defaultSettings();
+    const settings = settingsByName(saved?.settings ?? defaultSettings());
     const leds: Record<string, string[]> = {};
     for (const s of segmentsOf(b)) leds[s] = b.colours(s);
     const base = { alert: "", game: "", scores: [] as PanelScore[], facts: [] as UnitStatus["facts"], history: [] as string[] };
@@ -103,35 +113,51 @@ export class StatusReader {
     if (screen === "flip" && saved?.flip) return flipStatus(saved.flip, profile);
     if (screen === "play" && saved?.match) {
       const st = playStatus(saved.match, profile, leds, (m) => this.codesThatFit(m));
-      if (alertLed === "red" && !saved.match.wrongInfo) st.alert = REFUSED;
+      if (refusal(alertLed) && !(alertLed === "red" && saved.match.wrongInfo)) st.alert = refusal(alertLed);
       return st;
     }
     const st = menuStatus(settings, leds, saved);
     st.keys = legendsByKey(profile, menuLegends(settings.preset === "brainflip" ? "brainflip" : "codebreaker"));
-    if (alertLed === "red") st.alert = REFUSED;
+    if (alertLed === "red") st.alert = refusal(alertLed);
     return st;
   }
 }
 
-const REFUSED = "Refused: that key does nothing now, or the row is not allowed (the holes at fault flash). Nothing was used.";
+/** What a refusal's colour on status LED 2 says (ui/render.ts REFUSAL_COLOURS), or "" for another colour. */
+function refusal(colour: string | undefined): string {
+  const why: Record<string, string> = {
+    phase: "that key does nothing now",
+    incomplete: "the row has empty holes (they flash)",
+    repeat: "a colour is used twice, which this game does not allow (the pegs flash)",
+    blank: "this game has no blanks",
+    "feedback-range": "no code gives that answer (too many marks, or all but one exact with one near)",
+  };
+  const i = REFUSAL_COLOURS.findIndex((c) => COLOUR_NAMES[c] === colour);
+  return i < 0 ? "" : `Refused: ${why[REFUSAL_NAMES[i]]}. Nothing was used.`;
+}
 
-function settingsText(s: Settings): string {
+function settingsText(s: NamedSettings): string {
   if (s.preset === "brainflip")
     return `Brain Flip, ${s.flipMode === "flip" ? "Brain Flip rules (answers flipped)" : "played straight"}, ${s.players} players, ${s.flipGrid}x${s.flipGrid} cards${s.unitFlips ? ", the unit flips the answers" : ""}`;
   const games = s.preset === "race" ? "first to hole 30" : `${s.games} games`;
   return `${GAME_NAMES[s.preset]}, ${s.harder ? "harder" : "normal"}, ${MODE_NAMES[s.mode].about}, ${games}`;
 }
 
-function menuStatus(s: Settings, leds: Record<string, string[]>, saved: SavedState | null): UnitStatus {
+function menuStatus(s: NamedSettings, leds: Record<string, string[]>, saved: SavedState | null): UnitStatus {
   const flip = s.preset === "brainflip";
   const resumable = (leds.pad ?? [])[G_RESUME] === "cyan";
   const rows = flip
     ? "row 1 the game, row 2 the rules, row 3 the players, row 4 the grid, row 5 brightness"
     : "row 1 the game, row 2 normal or harder, row 3 the roles, row 4 the match length, row 5 brightness";
-  const line =
-    `Menu: ${settingsText(s)}. Each pad row is one setting (${rows}); the chosen option is white. ` +
-    `OK (bottom right, blinking green) starts a new match` +
-    (resumable ? "; resume (row 6, column 5, cyan) goes back to the game in progress." : ".");
+  // OK over a game begun and not over asks for a second press (ui/menu.ts): status LED 2 yellow meanwhile.
+  const unfinished = flip ? !!saved?.flip && !saved.flip.over : !!saved?.match && !saved.match.over;
+  const asking = unfinished && (leds.status ?? [])[1] === "yellow";
+  const line = asking
+    ? "Press OK again to start a new game: the game in progress will be lost. Any other key keeps it (resume goes back to it)."
+    : `Menu: ${settingsText(s)}. Each pad row is one setting (${rows}); the chosen option is white. ` +
+      `OK (bottom right, blinking green) starts a new match` +
+      (unfinished ? " (twice: a game is in progress)" : "") +
+      (resumable ? "; resume (row 6, column 5, cyan) goes back to the game in progress." : ".");
   const st: UnitStatus = {
     screen: "menu",
     line,
@@ -149,7 +175,7 @@ function menuStatus(s: Settings, leds: Record<string, string[]>, saved: SavedSta
 }
 
 function names(m: MatchState): [string, string] {
-  return unitRole(m) === null ? ["player 1 (red)", "player 2 (blue)"] : ["you", "the unit"];
+  return unitRole(m) === ROLE_NONE ? ["player 1 (red)", "player 2 (blue)"] : ["you", "the unit"];
 }
 
 function cap(s: string): string {
@@ -210,41 +236,41 @@ function playStatus(
     line = m.wrongInfo.correct
       ? `Wrong answer on row ${rowsAt}: it should be ${m.wrongInfo.correct.exact} exact, ${m.wrongInfo.correct.near} near (the row alternates between the two). ${cap(bonus)}.` +
         " Press OK to replay the game."
-      : `${role === "breaker" ? "Your answers contradict" : "The answers contradict"} row ${rowsAt}: ${bonus}. Press OK to replay the game.`;
-  } else if (game.phase === "solved" && last) {
+      : `${role === ROLE_BREAKER ? "Your answers contradict" : "The answers contradict"} row ${rowsAt}: ${bonus}. Press OK to replay the game.`;
+  } else if (game.phase === PHASE_SOLVED && last) {
     const gain = rules.scoring === "race" ? `${breaker} +${last.gained[1 - m.maker]}` : `${maker} +${last.gained[m.maker]}`;
     line = `Solved in ${game.rows.length} row${game.rows.length === 1 ? "" : "s"}: ${gain}.${next}`;
-  } else if (game.phase === "failed" && last) {
+  } else if (game.phase === PHASE_FAILED && last) {
     const gain = rules.scoring === "race" ? `${breaker} advances 0` : `${maker} +${last.gained[m.maker]}`;
     line = `Not solved in ${rules.rows} rows: ${gain}. The secret shows on the pad's row 3.${next}`;
-  } else if (game.phase === "secret") {
+  } else if (game.phase === PHASE_SECRET) {
     const where = makerPad ? "on the codemaker pad" : "on the pad";
     // A build with a codemaker pad or a secret segment has a shield over them (sim/geometry.ts).
     const shield = makerPad || profile.leds.segments.some((sg) => sg.name === "secret") ? "open the shield, " : "";
     line =
-      role === "breaker"
+      role === ROLE_BREAKER
         ? `You make the code: ${shield}key ${keysFor(rules.pegs)} ${where}, then OK; or press OK on an empty secret to keep it in your head.`
         : `${cap(maker)} makes the code: ${shield}key ${keysFor(rules.pegs)} ${where}, then OK. ${cap(breaker)}, look away.`;
-  } else if (game.phase === "guess") {
+  } else if (game.phase === PHASE_GUESS) {
     line =
-      role === "breaker"
+      role === ROLE_BREAKER
         ? `The unit is choosing its guess for row ${row} of ${rules.rows}.`
-        : `${role === "maker" ? "Break the unit's code" : cap(breaker)}: key ${keysFor(rules.pegs)} on the pad for row ${row} of ${rules.rows}, then OK. The white key at the end of row 2 gives a hint.`;
+        : `${role === ROLE_MAKER ? "Break the unit's code" : cap(breaker)}: key ${keysFor(rules.pegs)} on the pad for row ${row} of ${rules.rows}, then OK. The white key at the end of row 2 gives a hint.`;
   } else {
     const where = makerPad ? "on the codemaker pad" : "on the pad";
     line =
-      role === "breaker"
+      role === ROLE_BREAKER
         ? `Answer the unit's guess on row ${row}: exact, near, then OK ${where}.`
         : `${cap(maker)}: answer row ${row}: exact, near, then OK ${where}.`;
   }
   const st: UnitStatus = { screen: "codebreaker", line, alert: "", game: "", scores: [], facts: [], history: [], keys: {} };
   addMatchNumbers(st, m);
-  if (!m.over && !m.wrongInfo && game.phase !== "solved" && game.phase !== "failed")
+  if (!m.over && !m.wrongInfo && game.phase !== PHASE_SOLVED && game.phase !== PHASE_FAILED)
     st.facts.push({ label: "row", value: `${Math.min(row, rules.rows)} of ${rules.rows}` });
   st.facts.push({ label: "codemaker", value: maker }, { label: "codebreaker", value: breaker });
   // The hint, while the unit shows it (green or orange on the track, or on the pad's rows 4 and 5 without a track).
   const hintLeds = leds.track ?? (leds.pad ?? []).slice(18, 30);
-  if (game.phase === "guess" && role !== "breaker") {
+  if (game.phase === PHASE_GUESS && role !== ROLE_BREAKER) {
     const shown =
       hintLeds.some((c) => c === "green" || c === "orange") ||
       (hintLeds[0] === "red" && hintLeds.slice(1).every((c) => c === "off") && fit(m) === 0);
@@ -273,7 +299,7 @@ function addFlipNumbers(st: UnitStatus, f: FlipState): void {
   st.game = `Brain Flip: ${f.config.players} players, ${f.config.grid}x${f.config.grid} cards, ${f.config.mode === "flip" ? "Brain Flip rules (the Master answers the opposite)" : "played straight"}`;
   st.history = f.round.log.map(
     (e, i) =>
-      `Question ${i + 1}: ${flipName(e.player)} ${e.kind === "answer" ? `asked, answer ${e.yes ? "yes" : "no"}` : `guessed card ${e.card + 1}: ${e.yes ? "right" : "wrong"}`}.`,
+      `Question ${i + 1}: ${flipName(e.player)} ${e.kind === FLIP_ANSWER ? `asked, answer ${e.yes ? "yes" : "no"}` : `guessed card ${e.card + 1}: ${e.yes ? "right" : "wrong"}`}.`,
   );
 }
 
@@ -284,12 +310,12 @@ function flipStatus(f: FlipState, profile: VirtualBoard["profile"]): UnitStatus 
   const where = makerPad ? "the codemaker pad" : "the pad's last column";
   let line: string;
   if (f.over) line = `Game over: ${flipName(f.winner)} wins with ${f.scores[f.winner]} points. OK (${where}) returns to the menu.`;
-  else if (round.phase === "pick")
+  else if (round.phase === FLIP_PICK)
     line = `Round ${f.rounds}: ${master} is the Brain Master: pick a card on the pad while the others look away. Nothing lights.`;
-  else if (round.phase === "ask") {
+  else if (round.phase === FLIP_ASK) {
     const left = questionLimit(f.config.mode) - round.asked;
     const lastEntry = round.log[round.log.length - 1];
-    const lastAnswer = lastEntry && lastEntry.kind === "answer" ? `Last answer: ${lastEntry.yes ? "yes" : "no"}. ` : "";
+    const lastAnswer = lastEntry && lastEntry.kind === FLIP_ANSWER ? `Last answer: ${lastEntry.yes ? "yes" : "no"}. ` : "";
     const how = f.config.unitFlips
       ? "the true answer (the unit shows it flipped)"
       : f.config.mode === "flip"
@@ -300,9 +326,9 @@ function flipStatus(f: FlipState, profile: VirtualBoard["profile"]): UnitStatus 
       `Or press a card: "Got it!". ${left} question${left === 1 ? "" : "s"} left.`;
   } else {
     const result =
-      round.result === "found"
+      round.result === RESULT_FOUND
         ? `${cap(flipName(round.finder))} found the card: +1.`
-        : round.result === "mistake"
+        : round.result === RESULT_MISTAKE
           ? `The Master's mistake: ${master} -1.`
           : `Nobody found the card: ${master} (the Master) +1.`;
     line = `${result} OK (${where}) starts the next round.`;

@@ -56,7 +56,8 @@ import { dirname } from "node:path";
 
 /** Longer names are silently truncated by the device. */
 export const STORAGE_NAME_MAX = 28;
-// Espruino's Storage layout is a board fact (hardware/boards.ts), shared with the build tools.
+// Espruino's Storage layout is a board fact (hardware/boards.ts), shared with the flash tool; so is the page-aligning
+// pad that npm run flash writes after .bootcde (PAD_FILE, pageAlignPad there).
 export { STORAGE_HEADER_BYTES, storageFootprint } from "../hardware/boards.ts";
 import { STORAGE_HEADER_BYTES, storageFootprint } from "../hardware/boards.ts";
 /** Flash is programmed a word at a time: a cut leaves whole words done. */
@@ -82,7 +83,7 @@ export type StorageOp =
 export interface StorageOptions {
   /** Bytes of the Storage area (board storageBytes). */
   capacity: number;
-  /** Bytes of a flash page (default 16 KB when the area is a whole number of them, as on the Pico, else 4 KB). */
+  /** Bytes of a flash page (board storagePageBytes; default 16 KB when the area is a whole number of them, else 4 KB). */
   pageBytes?: number;
   /** A JSON file that keeps Storage between runs (read at start, rewritten after every change). */
   file?: string;
@@ -175,24 +176,6 @@ interface SavedStorage {
 
 /** Thrown by load(): why a Storage file cannot be used. */
 class BadStorageFile extends Error {}
-
-/** A file that only fills space, so that the file after it starts a flash page (see pageAlignPad). */
-export const PAD_FILE = ".bbpad";
-
-/**
- * The data size of a pad file that makes the next file start exactly on a page boundary, when Storage
- * holds `usedBytes` from its start; null when the next file starts a page already. Why: a compaction
- * starts at the last page that begins with a header before the first trashed file (jsfGetStorageStats),
- * so when the file after .bootcde starts a page, no compaction ever rewrites .bootcde's pages, and no
- * power cut during one can lose it.
- */
-export function pageAlignPad(usedBytes: number, pageBytes: number): number | null {
-  const room = (pageBytes - (usedBytes % pageBytes)) % pageBytes;
-  if (room === 0) return null;
-  // The pad's header and data must fill the room exactly; a room smaller than a header takes a page more.
-  const data = room >= STORAGE_HEADER_BYTES ? room - STORAGE_HEADER_BYTES : room + pageBytes - STORAGE_HEADER_BYTES;
-  return data;
-}
 
 /** Bytes of an 8-bit string (char codes masked to a byte, as the device stores them). */
 export function bytesFromString(s: string): Uint8Array {

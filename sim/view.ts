@@ -66,7 +66,7 @@ export function screenRgb(p: Rgb, k: number): Triple {
 }
 
 /** The profile's segments that exist on this build, in SEGMENT_NAMES order. */
-export function segmentsOf(board: LedBoard): SegmentName[] {
+export function segmentsOf(board: Pick<LedBoard, "profile">): SegmentName[] {
   const have = new Set(board.profile.leds.segments.map((s) => s.name));
   return SEGMENT_NAMES.filter((s) => have.has(s));
 }

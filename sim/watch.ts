@@ -570,7 +570,7 @@ export class Watcher {
   private keysShow(rules: Rules, at: number, fb: Feedback): boolean {
     const w = this.board.profile.pegs;
     const frame = new Uint8Array(w);
-    drawFeedback(frame, 0, w, rules, fb);
+    drawFeedback(frame, 0, rules, fb);
     return this.pixelsAt("keys", at, w).join() === Array.from(frame, (c) => COLOUR_NAMES[c]).join();
   }
 

@@ -13,7 +13,8 @@
  * - a correction flips the last answer while the round is still running; once the turn has passed,
  *   the next player's question is not answered yet, so "before the next question" still holds.
  */
-import { Result } from "./types";
+import { REFUSED_PHASE, REFUSED_RANGE, REFUSED_REPEAT, Result } from "./types";
+import { whole } from "./validate";
 
 export type FlipMode = "flip" | "straight";
 
@@ -28,12 +29,27 @@ export interface FlipConfig {
   unitFlips: boolean;
 }
 
-/** "over": the round is over (see FlipRound.result). */
-export type FlipPhase = "pick" | "ask" | "over";
+/** A round's phases (numbers, like the codebreaker's: see core/types.ts): the Master picks, players ask, over (see FlipRound.result). */
+export const FLIP_PICK = 0;
+export const FLIP_ASK = 1;
+export const FLIP_OVER = 2;
+export const FLIP_PHASE_NAMES = ["pick", "ask", "over"];
+export type FlipPhase = number;
+/** A log entry's kind. */
+export const FLIP_ANSWER = 0;
+export const FLIP_GUESS = 1;
+export const FLIP_KIND_NAMES = ["answer", "guess"];
+/** How a round ended: still running, the card found, not found, the Master's mistake. */
+export const RESULT_NONE = 0;
+export const RESULT_FOUND = 1;
+export const RESULT_UNFOUND = 2;
+export const RESULT_MISTAKE = 3;
+export const FLIP_RESULT_NAMES = ["", "found", "unfound", "mistake"];
 
 export interface FlipEntry {
   player: number;
-  kind: "answer" | "guess";
+  /** FLIP_ANSWER or FLIP_GUESS. */
+  kind: number;
   /** An answer as shown to the players; for a guess, whether it was right. */
   yes: boolean;
   /** The card guessed; -1 for an answer. */
@@ -54,8 +70,8 @@ export interface FlipRound {
   /** Cards guessed wrong this round (lit out). */
   wrongCards: number[];
   phase: FlipPhase;
-  /** How the round ended; "" while it runs. */
-  result: "found" | "unfound" | "mistake" | "";
+  /** How the round ended (RESULT_*); RESULT_NONE while it runs. */
+  result: number;
   /** The player who found the card, -1 otherwise. */
   finder: number;
 }
@@ -79,15 +95,10 @@ export function questionLimit(mode: FlipMode): number {
   return mode === "flip" ? 10 : 6;
 }
 
-/** A whole number from low to high; anything else (NaN, a string, a fraction) is not. */
-function isIn(n: number, low: number, high: number): boolean {
-  return Math.floor(n) === n && n >= low && n <= high;
-}
-
 /** Why `c` cannot start a game (a message for the players), or null when it can. */
 export function checkFlipConfig(c: FlipConfig): string | null {
-  if (!isIn(c.players, 2, 6)) return "players must be 2 to 6";
-  if (!isIn(c.grid, 2, 6)) return "grid must be 2 to 6";
+  if (!whole(c.players, 2, 6)) return "players must be 2 to 6";
+  if (!whole(c.grid, 2, 6)) return "grid must be 2 to 6";
   if (c.mode !== "flip" && c.mode !== "straight") return "unknown mode " + c.mode;
   return null;
 }
@@ -109,8 +120,8 @@ function freshRound(players: number, master: number): FlipRound {
     log: [],
     barred: filled(players, false),
     wrongCards: [],
-    phase: "pick",
-    result: "",
+    phase: FLIP_PICK,
+    result: RESULT_NONE,
     finder: -1,
   };
 }
@@ -133,7 +144,7 @@ export function eligible(s: FlipState, player: number): boolean {
 }
 
 /** A refusal; `card` names the card at fault, if any. */
-function refuse(reason: "range" | "repeat" | "phase", card?: number): Result<FlipState> {
+function refuse(reason: number, card?: number): Result<FlipState> {
   return { ok: false, refusal: { refused: reason, positions: card === undefined ? [] : [card] } };
 }
 
@@ -143,9 +154,9 @@ function accept(s: FlipState): Result<FlipState> {
 
 /** The refusal for playing `card` now, or null: the round must be in `phase`, the card on the grid and not lit out. */
 function refusedCard(s: FlipState, phase: FlipPhase, card: number): Result<FlipState> | null {
-  if (s.round.phase !== phase) return refuse("phase");
-  if (!isIn(card, 0, s.config.grid * s.config.grid - 1)) return refuse("range", card);
-  if (s.round.wrongCards.indexOf(card) >= 0) return refuse("repeat", card);
+  if (s.round.phase !== phase) return refuse(REFUSED_PHASE);
+  if (!whole(card, 0, s.config.grid * s.config.grid - 1)) return refuse(REFUSED_RANGE, card);
+  if (s.round.wrongCards.indexOf(card) >= 0) return refuse(REFUSED_REPEAT, card);
   return null;
 }
 
@@ -157,11 +168,11 @@ function copyState(s: FlipState): FlipState {
 }
 
 /** Ends the round: `player` gains `points` (never below 0) and wins the game on reaching the target. */
-function endRound(next: FlipState, result: FlipRound["result"], player: number, points: number): Result<FlipState> {
+function endRound(next: FlipState, result: number, player: number, points: number): Result<FlipState> {
   const scores = next.scores.slice();
   scores[player] = Math.max(0, scores[player] + points);
   next.scores = scores;
-  next.round.phase = "over";
+  next.round.phase = FLIP_OVER;
   next.round.result = result;
   if (scores[player] >= FLIP_TARGET) {
     next.over = true;
@@ -175,43 +186,43 @@ function afterQuestion(next: FlipState, entry: FlipEntry): Result<FlipState> {
   const round = next.round;
   round.log = round.log.concat([entry]);
   round.asked++;
-  if (round.finder >= 0) return endRound(next, "found", round.finder, 1);
+  if (round.finder >= 0) return endRound(next, RESULT_FOUND, round.finder, 1);
   const players = next.config.players;
   let turn = -1;
   // k up to players: the current player comes round again when everyone else is out.
   for (let k = 1; k <= players && turn < 0; k++) if (eligible(next, (round.turn + k) % players)) turn = (round.turn + k) % players;
-  if (turn < 0 || round.asked >= questionLimit(next.config.mode)) return endRound(next, "unfound", round.master, 1);
+  if (turn < 0 || round.asked >= questionLimit(next.config.mode)) return endRound(next, RESULT_UNFOUND, round.master, 1);
   round.turn = turn;
   return accept(next);
 }
 
-/** The Master picks the secret card (phase "pick"); then the player on the Master's left asks first. */
+/** The Master picks the secret card (FLIP_PICK); then the player on the Master's left asks first. */
 export function pickCard(s: FlipState, card: number): Result<FlipState> {
-  const refusal = refusedCard(s, "pick", card);
+  const refusal = refusedCard(s, FLIP_PICK, card);
   if (refusal) return refusal;
   const next = copyState(s);
   next.round.pick = card;
-  next.round.phase = "ask";
+  next.round.phase = FLIP_ASK;
   return accept(next);
 }
 
 /**
- * The Master answers the current player's spoken question (phase "ask"). With the unit flipping, the
+ * The Master answers the current player's spoken question (FLIP_ASK). With the unit flipping, the
  * Master keys the true answer and the opposite is shown. Uses a question; the turn passes on.
  */
 export function answerQuestion(s: FlipState, keyedYes: boolean): Result<FlipState> {
-  if (s.round.phase !== "ask") return refuse("phase");
+  if (s.round.phase !== FLIP_ASK) return refuse(REFUSED_PHASE);
   const shown = s.config.mode === "flip" && s.config.unitFlips ? !keyedYes : keyedYes;
-  return afterQuestion(copyState(s), { player: s.round.turn, kind: "answer", yes: shown, card: -1 });
+  return afterQuestion(copyState(s), { player: s.round.turn, kind: FLIP_ANSWER, yes: shown, card: -1 });
 }
 
 /**
- * "Got it!": the current player guesses `card` (phase "ask"). It uses a question and is judged truthfully.
+ * "Got it!": the current player guesses `card` (FLIP_ASK). It uses a question and is judged truthfully.
  * Right: the player scores and the round ends. Wrong: the player is barred and the card lit out; a card
  * already guessed wrong is refused and costs nothing.
  */
 export function guessCard(s: FlipState, card: number): Result<FlipState> {
-  const refusal = refusedCard(s, "ask", card);
+  const refusal = refusedCard(s, FLIP_ASK, card);
   if (refusal) return refusal;
   const next = copyState(s);
   const round = next.round;
@@ -222,7 +233,7 @@ export function guessCard(s: FlipState, card: number): Result<FlipState> {
     round.barred[round.turn] = true;
     round.wrongCards = round.wrongCards.concat([card]);
   }
-  return afterQuestion(next, { player: round.turn, kind: "guess", yes: right, card: card });
+  return afterQuestion(next, { player: round.turn, kind: FLIP_GUESS, yes: right, card: card });
 }
 
 /**
@@ -232,7 +243,7 @@ export function guessCard(s: FlipState, card: number): Result<FlipState> {
 export function correctLastAnswer(s: FlipState): Result<FlipState> {
   const log = s.round.log.slice();
   const last = log.length - 1;
-  if (s.round.phase !== "ask" || last < 0 || log[last].kind !== "answer") return refuse("phase");
+  if (s.round.phase !== FLIP_ASK || last < 0 || log[last].kind !== FLIP_ANSWER) return refuse(REFUSED_PHASE);
   const fixed = Object.assign({}, log[last]);
   fixed.yes = !fixed.yes;
   log[last] = fixed;
@@ -243,22 +254,17 @@ export function correctLastAnswer(s: FlipState): Result<FlipState> {
 
 /** A Master mistake that made the card impossible to find: the Master loses 1 point (never below 0) and the round ends. */
 export function masterMistake(s: FlipState): Result<FlipState> {
-  if (s.round.phase !== "ask") return refuse("phase");
-  return endRound(copyState(s), "mistake", s.round.master, -1);
+  if (s.round.phase !== FLIP_ASK) return refuse(REFUSED_PHASE);
+  return endRound(copyState(s), RESULT_MISTAKE, s.round.master, -1);
 }
 
 /** After a round is over, and the game is not: the Master role moves clockwise and a fresh round waits for the pick. */
 export function nextRound(s: FlipState): Result<FlipState> {
-  if (s.over || s.round.phase !== "over") return refuse("phase");
+  if (s.over || s.round.phase !== FLIP_OVER) return refuse(REFUSED_PHASE);
   const next = Object.assign({}, s);
   next.round = freshRound(s.config.players, (s.round.master + 1) % s.config.players);
   next.rounds = s.rounds + 1;
   return accept(next);
-}
-
-/** Is x a whole number in lo..hi? */
-function whole(x: unknown, lo: number, hi: number): boolean {
-  return typeof x === "number" && x >= lo && x <= hi && Math.floor(x) === x;
 }
 
 /** Checks that data read back from Storage is a Brain Flip game this firmware can play on; what is wrong, or null. */
@@ -281,12 +287,13 @@ export function checkFlipState(data: unknown): string | null {
     if (
       !e ||
       !whole(e.player, 0, n - 1) ||
-      (e.kind !== "answer" && e.kind !== "guess") ||
+      !whole(e.kind, FLIP_ANSWER, FLIP_GUESS) ||
       typeof e.yes !== "boolean" ||
       !whole(e.card, -1, cards - 1)
     )
       return "bad log";
   }
-  if (["pick", "ask", "over"].indexOf(r.phase) < 0 || (r.phase !== "pick" && r.pick < 0)) return "bad phase";
+  if (!whole(r.phase, FLIP_PICK, FLIP_OVER) || !whole(r.result, RESULT_NONE, RESULT_MISTAKE) || (r.phase !== FLIP_PICK && r.pick < 0))
+    return "bad phase";
   return null;
 }

@@ -1,8 +1,10 @@
 import { conflictingRowsNow } from "./conflict";
 import { feedback } from "./feedback";
 import { PRESET_IDS, rulesFor } from "./presets";
-import { Code, Feedback, GameRecord, GameState, InvalidReason, MatchConfig, MatchState, Result, Row, Rules } from "./types";
-import { checkGuess, checkSecret } from "./validate";
+import { Code, Feedback, GameRecord, GameState, MatchConfig, MatchState, Result, Row, Rules } from "./types";
+import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, REFUSED_FEEDBACK_RANGE, REFUSED_PHASE } from "./types";
+import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "./types";
+import { checkGuess, checkSecret, whole } from "./validate";
 
 const MODES = ["referee", "manual", "unit-makes", "unit-breaks"];
 
@@ -19,7 +21,7 @@ export function checkConfig(config: MatchConfig): string | null {
 }
 
 function freshGame(): GameState {
-  return { secret: null, rows: [], pending: null, phase: "secret" };
+  return { secret: null, rows: [], pending: null, phase: PHASE_SECRET };
 }
 
 /**
@@ -49,10 +51,10 @@ export function breaker(m: MatchState): number {
   return 1 - m.maker;
 }
 
-/** The unit's role in the current game (it is player 1), or null in two-player modes. */
-export function unitRole(m: MatchState): "maker" | "breaker" | null {
-  if (m.config.mode !== "unit-makes" && m.config.mode !== "unit-breaks") return null;
-  return m.maker === 1 ? "maker" : "breaker";
+/** The unit's role in the current game (it is player 1): ROLE_MAKER, ROLE_BREAKER, or ROLE_NONE in two-player modes. */
+export function unitRole(m: MatchState): number {
+  if (m.config.mode !== "unit-makes" && m.config.mode !== "unit-breaks") return ROLE_NONE;
+  return m.maker === 1 ? ROLE_MAKER : ROLE_BREAKER;
 }
 
 /** Games that count towards the agreed number: those not replayed after wrong information. */
@@ -71,13 +73,13 @@ function accept(state: MatchState): Result<MatchState> {
   return { ok: true, state: state };
 }
 
-function refuse(reason: InvalidReason | "phase" | "feedback-range", positions: number[]): Result<MatchState> {
+function refuse(reason: number, positions: number[]): Result<MatchState> {
   return { ok: false, refusal: { refused: reason, positions: positions } };
 }
 
 /** Has the current game ended (solved, failed, or ended by wrong information)? The one definition: the ui's play mode asks it too. */
 export function gameEnded(m: MatchState): boolean {
-  return m.wrongInfo !== null || m.game.phase === "solved" || m.game.phase === "failed";
+  return m.wrongInfo !== null || m.game.phase === PHASE_SOLVED || m.game.phase === PHASE_FAILED;
 }
 
 /** Records a finished game, adds its points or holes, and decides whether the match is over. */
@@ -111,9 +113,9 @@ function afterRow(m: MatchState, rows: Row[]): MatchState {
     secret: m.game.secret,
     rows: rows,
     pending: null,
-    phase: solved ? "solved" : rows.length >= rules.rows ? "failed" : "guess",
+    phase: solved ? PHASE_SOLVED : rows.length >= rules.rows ? PHASE_FAILED : PHASE_GUESS,
   };
-  if (game.phase === "guess") {
+  if (game.phase === PHASE_GUESS) {
     const next = copyMatch(m);
     next.game = game;
     return next;
@@ -125,55 +127,55 @@ function afterRow(m: MatchState, rows: Row[]): MatchState {
 }
 
 /**
- * The codemaker gave wrong information (RULES.md 1 and 2): the game ends (phase "failed" with
+ * The codemaker gave wrong information (RULES.md 1 and 2): the game ends (PHASE_FAILED with
  * `wrongInfo` set), is recorded as replayed, and the codebreaker gets the bonus.
  */
 function wrongInformation(m: MatchState, rows: Row[], wrongRows: number[], correct: Feedback | null): MatchState {
   const rules = rulesOf(m);
   const gained: [number, number] = [0, 0];
   gained[breaker(m)] = rules.wrongInfoBonus;
-  const game: GameState = { secret: m.game.secret, rows: rows, pending: null, phase: "failed" };
+  const game: GameState = { secret: m.game.secret, rows: rows, pending: null, phase: PHASE_FAILED };
   const next = recordGame(m, game, { maker: m.maker, rowsPlayed: rows.length, solved: false, replayed: true, gained: gained });
   next.wrongInfo = { rows: wrongRows, correct: correct };
   return next;
 }
 
-/** The codemaker sets the secret (phase "secret" only); an invalid secret is refused with its holes. */
+/** The codemaker sets the secret (PHASE_SECRET only); an invalid secret is refused with its holes. */
 export function setSecret(m: MatchState, code: Code): Result<MatchState> {
-  if (m.over || m.game.phase !== "secret") return refuse("phase", []);
+  if (m.over || m.game.phase !== PHASE_SECRET) return refuse(REFUSED_PHASE, []);
   const invalid = checkSecret(rulesOf(m), code);
   if (invalid !== null) return refuse(invalid.reason, invalid.positions);
   const next = copyMatch(m);
-  next.game = { secret: code.slice(), rows: [], pending: null, phase: "guess" };
+  next.game = { secret: code.slice(), rows: [], pending: null, phase: PHASE_GUESS };
   return accept(next);
 }
 
 /** Unit breaks: the player keeps the secret in their head (it stays null) and the unit starts guessing. */
 export function keepSecretInHead(m: MatchState): Result<MatchState> {
-  if (m.over || m.game.phase !== "secret" || unitRole(m) !== "breaker") return refuse("phase", []);
+  if (m.over || m.game.phase !== PHASE_SECRET || unitRole(m) !== ROLE_BREAKER) return refuse(REFUSED_PHASE, []);
   const next = copyMatch(m);
-  next.game = { secret: null, rows: [], pending: null, phase: "guess" };
+  next.game = { secret: null, rows: [], pending: null, phase: PHASE_GUESS };
   return accept(next);
 }
 
 /**
- * The codebreaker plays a guess (phase "guess"). An invalid guess is refused with its holes and
+ * The codebreaker plays a guess (PHASE_GUESS). An invalid guess is refused with its holes and
  * costs no row. When the unit gives feedback (referee mode, or the unit is the codemaker) the row
  * is added at once; otherwise the guess waits in `pending` for the codemaker's answer.
  */
 export function submitGuess(m: MatchState, code: Code): Result<MatchState> {
-  if (m.over || m.game.phase !== "guess") return refuse("phase", []);
+  if (m.over || m.game.phase !== PHASE_GUESS) return refuse(REFUSED_PHASE, []);
   const invalid = checkGuess(rulesOf(m), code);
   if (invalid !== null) return refuse(invalid.reason, invalid.positions);
   const guess = code.slice();
   const secret = m.game.secret;
-  if ((m.config.mode === "referee" || unitRole(m) === "maker") && secret !== null) {
+  if ((m.config.mode === "referee" || unitRole(m) === ROLE_MAKER) && secret !== null) {
     const rows = m.game.rows.slice();
     rows.push({ guess: guess, feedback: feedback(guess, secret) });
     return accept(afterRow(m, rows));
   }
   const next = copyMatch(m);
-  next.game = { secret: secret, rows: m.game.rows, pending: guess, phase: "feedback" };
+  next.game = { secret: secret, rows: m.game.rows, pending: guess, phase: PHASE_FEEDBACK };
   return accept(next);
 }
 
@@ -182,22 +184,22 @@ function isCount(n: number): boolean {
 }
 
 /**
- * The codemaker's feedback for the pending guess (phase "feedback"). Counts that no code can give
- * are refused ("feedback-range"). A wrong answer against a known secret, or feedback that leaves no
+ * The codemaker's feedback for the pending guess (PHASE_FEEDBACK). Counts that no code can give
+ * are refused (REFUSED_FEEDBACK_RANGE). A wrong answer against a known secret, or feedback that leaves no
  * valid secret consistent with the rows (secret kept in the head), is wrong information: the row is
- * added as given, the game ends (phase "failed" with `wrongInfo` set, which names the rows at fault),
+ * added as given, the game ends (PHASE_FAILED with `wrongInfo` set, which names the rows at fault),
  * the codebreaker gets the bonus and nextGame replays it. With the secret in the head, `conflicts`
  * is the conflict search's answer for the rows with this one (createConflictSearch, which the unit
  * runs in slices beforehand); without it the search runs here, at once.
  */
 export function answer(m: MatchState, fb: Feedback, conflicts?: number[]): Result<MatchState> {
   const pending = m.game.pending;
-  if (m.over || m.game.phase !== "feedback" || pending === null) return refuse("phase", []);
+  if (m.over || m.game.phase !== PHASE_FEEDBACK || pending === null) return refuse(REFUSED_PHASE, []);
   const rules = rulesOf(m);
   const exact = fb.exact;
   const near = fb.near;
   if (!isCount(exact) || !isCount(near) || exact + near > rules.pegs || (exact === rules.pegs - 1 && near === 1)) {
-    return refuse("feedback-range", []);
+    return refuse(REFUSED_FEEDBACK_RANGE, []);
   }
   const rows = m.game.rows.slice();
   rows.push({ guess: pending, feedback: { exact: exact, near: near } });
@@ -217,17 +219,12 @@ export function answer(m: MatchState, fb: Feedback, conflicts?: number[]): Resul
  * information the same codemaker makes a code again (the replay); otherwise the roles switch.
  */
 export function nextGame(m: MatchState): Result<MatchState> {
-  if (m.over || !gameEnded(m)) return refuse("phase", []);
+  if (m.over || !gameEnded(m)) return refuse(REFUSED_PHASE, []);
   const next = copyMatch(m);
   if (m.wrongInfo === null) next.maker = 1 - m.maker;
   next.wrongInfo = null;
   next.game = freshGame();
   return accept(next);
-}
-
-/** Is x a whole number in lo..hi? */
-function whole(x: unknown, lo: number, hi: number): boolean {
-  return typeof x === "number" && x >= lo && x <= hi && Math.floor(x) === x;
 }
 
 /** Is c a code of `pegs` symbols in 0..colours (the blank)? */
@@ -261,7 +258,7 @@ export function checkMatchState(data: unknown): string | null {
     sum[1] += h.gained[1];
   }
   if (sum[0] !== m.scores[0] || sum[1] !== m.scores[1]) return "scores do not follow from the history";
-  if (["secret", "guess", "feedback", "solved", "failed"].indexOf(g.phase) < 0) return "bad phase";
+  if (!whole(g.phase, PHASE_SECRET, PHASE_FAILED)) return "bad phase";
   if (!Array.isArray(g.rows) || g.rows.length > rules.rows) return "bad rows";
   for (let i = 0; i < g.rows.length; i++) {
     const r = g.rows[i];
@@ -275,9 +272,9 @@ export function checkMatchState(data: unknown): string | null {
       return "bad row " + (i + 1);
   }
   if (g.secret !== null && !codeShape(g.secret, rules)) return "bad secret";
-  if (g.phase !== "secret" && g.secret === null && unitRole(m) !== "breaker") return "missing secret";
+  if (g.phase !== PHASE_SECRET && g.secret === null && unitRole(m) !== ROLE_BREAKER) return "missing secret";
   if (g.pending !== null && !codeShape(g.pending, rules)) return "bad pending guess";
-  if ((g.phase === "feedback") !== (g.pending !== null)) return "bad pending guess";
+  if ((g.phase === PHASE_FEEDBACK) !== (g.pending !== null)) return "bad pending guess";
   if (m.wrongInfo !== null && (typeof m.wrongInfo !== "object" || !Array.isArray(m.wrongInfo.rows))) return "bad wrong information";
   return null;
 }

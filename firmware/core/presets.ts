@@ -15,6 +15,13 @@ const RACE_ADVANCE = [12, 12, 12, 12, 10, 10, 8, 8, 6, 6, 4, 4];
  *   repeats and blanks in both.
  */
 export function rulesFor(preset: PresetId, harder: boolean): Rules {
+  // Made once per variant and shared (nothing writes into a Rules): the ui asks for them on every key and frame.
+  const i = PRESET_IDS.indexOf(preset) * 2 + (harder ? 1 : 0);
+  return i < 0 ? makeRules(preset, harder) : RULES[i] || (RULES[i] = makeRules(preset, harder));
+}
+const RULES: Rules[] = [];
+
+function makeRules(preset: PresetId, harder: boolean): Rules {
   const travel = preset === "travel";
   const race = preset === "race";
   return {
@@ -29,7 +36,7 @@ export function rulesFor(preset: PresetId, harder: boolean): Rules {
     look: travel ? "arms" : "pegs",
     scoring: race ? "race" : "points",
     unsolvedPoints: race ? 0 : travel ? 9 : 13,
-    raceAdvance: race ? RACE_ADVANCE.slice() : [],
+    raceAdvance: race ? RACE_ADVANCE : [],
     raceTarget: race ? 30 : 0,
     wrongInfoBonus: 3,
   };

@@ -17,35 +17,50 @@ export interface Feedback {
 
 export type PresetId = "brainiac" | "travel" | "race";
 
-/** The rules a game is played under: a preset with its variant resolved (RULES.md section 2). */
+/** The rules a game is played under: a preset with its variant resolved (RULES.md section 2). Shared and read-only (presets.ts makes each variant's once). */
 export interface Rules {
-  preset: PresetId;
+  readonly preset: PresetId;
   /** The harder variant: Brainiac's extra challenge, the travel unit's expert variant, the race's advanced option. */
-  harder: boolean;
-  pegs: number;
+  readonly harder: boolean;
+  readonly pegs: number;
   /** Real colours; with blanks allowed the blank is symbol `colours`, so there are colours + 1 symbols. */
-  colours: number;
-  rows: number;
-  blanks: boolean;
+  readonly colours: number;
+  readonly rows: number;
+  readonly blanks: boolean;
   /** May a real colour appear more than once in the secret? (A blank may always repeat where blanks are allowed.) */
-  secretRepeats: boolean;
+  readonly secretRepeats: boolean;
   /** May a real colour appear more than once in a guess? */
-  guessRepeats: boolean;
+  readonly guessRepeats: boolean;
   /** How feedback is shown: black/white key pegs, or red/white indicator arms. */
-  look: "pegs" | "arms";
+  readonly look: "pegs" | "arms";
   /** Points for the codemaker per row (Brainiac, travel unit), or holes on the race track for the codebreaker. */
-  scoring: "points" | "race";
+  readonly scoring: "points" | "race";
   /** Codemaker's points when the last row fails (13 Brainiac, 9 travel unit; 0 unused for the race). */
-  unsolvedPoints: number;
+  readonly unsolvedPoints: number;
   /** Race: holes advanced for a solve in row r (index r-1); 0 when unsolved. */
-  raceAdvance: number[];
+  readonly raceAdvance: readonly number[];
   /** Race: the hole that wins. */
-  raceTarget: number;
+  readonly raceTarget: number;
   /** Points (or holes) the codebreaker gets when the codemaker gave wrong information. */
-  wrongInfoBonus: number;
+  readonly wrongInfoBonus: number;
 }
 
-export type InvalidReason = "incomplete" | "repeat" | "blank" | "range";
+/**
+ * Why an action was refused. Reasons, phases and roles are numbers, not names: the unit compares them on
+ * every key and frame and keeps them in its saves, and a name costs bytes at every use in the bundle.
+ * The *_NAMES tables name them for views, tests and tools (not in the bundle).
+ */
+/** The action does not belong to the game's phase (a key that does nothing now). */
+export const REFUSED_PHASE = 0;
+export const REFUSED_INCOMPLETE = 1;
+export const REFUSED_REPEAT = 2;
+export const REFUSED_BLANK = 3;
+export const REFUSED_RANGE = 4;
+/** Feedback counts that no code can give. */
+export const REFUSED_FEEDBACK_RANGE = 5;
+export const REFUSAL_NAMES = ["phase", "incomplete", "repeat", "blank", "range", "feedback-range"];
+/** A code's fault: incomplete, repeat, blank or range. */
+export type InvalidReason = number;
 /** Why a code was refused, and the positions (0-based holes) at fault. */
 export interface Invalid {
   reason: InvalidReason;
@@ -75,21 +90,27 @@ export interface Row {
   feedback: Feedback;
 }
 
-export type GamePhase =
-  /** waiting for the codemaker's secret */
-  | "secret"
-  /** waiting for a guess */
-  | "guess"
-  /** manual / unit-breaks: a guess is on the board, waiting for the codemaker's feedback */
-  | "feedback"
-  | "solved"
-  | "failed";
+/** Waiting for the codemaker's secret. */
+export const PHASE_SECRET = 0;
+/** Waiting for a guess. */
+export const PHASE_GUESS = 1;
+/** Manual / unit-breaks: a guess is on the board, waiting for the codemaker's feedback. */
+export const PHASE_FEEDBACK = 2;
+export const PHASE_SOLVED = 3;
+export const PHASE_FAILED = 4;
+export const PHASE_NAMES = ["secret", "guess", "feedback", "solved", "failed"];
+export type GamePhase = number;
+
+/** The unit's role in the current game (unitRole): none (two players), codemaker, codebreaker. */
+export const ROLE_NONE = 0;
+export const ROLE_MAKER = 1;
+export const ROLE_BREAKER = 2;
 
 export interface GameState {
   /** null until set; in unit-breaks mode it may stay null (the player keeps the code in their head). */
   secret: Code | null;
   rows: Row[];
-  /** The guess awaiting feedback (phase "feedback"). */
+  /** The guess awaiting feedback (PHASE_FEEDBACK). */
   pending: Code | null;
   phase: GamePhase;
 }
@@ -130,7 +151,8 @@ export interface MatchState {
 
 /** A refused action: why, and which holes (or rows) are at fault. Never changes the state. */
 export interface Refusal {
-  refused: InvalidReason | "phase" | "feedback-range";
+  /** REFUSED_*. */
+  refused: number;
   positions: number[];
 }
 

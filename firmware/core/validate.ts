@@ -1,4 +1,4 @@
-import { Code, EMPTY, Invalid, Rules } from "./types";
+import { Code, EMPTY, Invalid, REFUSED_BLANK, REFUSED_INCOMPLETE, REFUSED_RANGE, REFUSED_REPEAT, Rules } from "./types";
 
 /**
  * Checks a code against the rules, one reason at a time in a fixed order: incomplete, range,
@@ -9,7 +9,7 @@ function checkCode(rules: Rules, code: Code, repeats: boolean): Invalid | null {
   const colours = rules.colours;
   const missing: number[] = [];
   for (let i = 0; i < pegs; i++) if (i >= code.length || code[i] === EMPTY) missing.push(i);
-  if (missing.length > 0) return { reason: "incomplete", positions: missing };
+  if (missing.length > 0) return { reason: REFUSED_INCOMPLETE, positions: missing };
 
   const outOfRange: number[] = [];
   const blanks: number[] = [];
@@ -19,8 +19,8 @@ function checkCode(rules: Rules, code: Code, repeats: boolean): Invalid | null {
     if (i >= pegs || typeof symbol !== "number" || Math.floor(symbol) !== symbol || symbol < 0 || symbol > colours) outOfRange.push(i);
     else if (symbol === colours && !rules.blanks) blanks.push(i);
   }
-  if (outOfRange.length > 0) return { reason: "range", positions: outOfRange };
-  if (blanks.length > 0) return { reason: "blank", positions: blanks };
+  if (outOfRange.length > 0) return { reason: REFUSED_RANGE, positions: outOfRange };
+  if (blanks.length > 0) return { reason: REFUSED_BLANK, positions: blanks };
 
   if (!repeats) {
     const repeated: number[] = [];
@@ -33,7 +33,7 @@ function checkCode(rules: Rules, code: Code, repeats: boolean): Invalid | null {
         }
       }
     }
-    if (repeated.length > 0) return { reason: "repeat", positions: repeated };
+    if (repeated.length > 0) return { reason: REFUSED_REPEAT, positions: repeated };
   }
   return null;
 }
@@ -46,4 +46,9 @@ export function checkSecret(rules: Rules, code: Code): Invalid | null {
 /** Why `code` is not a valid guess under `rules` (with the holes at fault), or null when it is. */
 export function checkGuess(rules: Rules, code: Code): Invalid | null {
   return checkCode(rules, code, rules.guessRepeats);
+}
+
+/** Is x a whole number in lo..hi? (Anything else, NaN, a string or a fraction, is not.) */
+export function whole(x: unknown, lo: number, hi: number): boolean {
+  return typeof x === "number" && x >= lo && x <= hi && Math.floor(x) === x;
 }

@@ -23,6 +23,8 @@ export const STUCK_MS = 8000;
 /** Polling period while the only keys down are stuck ones. */
 export const STUCK_SCAN_MS = 50;
 
+const WATCH: WatchOptions = { repeat: true, edge: "falling" };
+
 export type KeyHandler = (key: number, down: boolean) => void;
 
 /** True when two or more bits are set. */
@@ -44,8 +46,12 @@ export class KeyScanner {
   /** When each key went down (ms), and whether it is being ignored as stuck. */
   private readonly downSince: Float64Array;
   readonly stuck: Uint8Array;
-  /** Per row: does a key of it need looking at even with its contacts open (down, counting, or stuck)? */
-  private readonly busyRow: Uint8Array;
+  /** Per row, as column bits: the keys that need looking at even with their contacts open (down, counting, or stuck). */
+  private readonly busyCols: Uint16Array;
+  /** Per row: the row lines' levels that drive it alone low. */
+  private readonly drive: Uint16Array;
+  private readonly scanNow = () => this.scan();
+  private readonly wakeNow = () => this.wake();
   private watches: number[] = [];
 
   constructor(
@@ -59,19 +65,17 @@ export class KeyScanner {
     this.diodes = p.diodes;
     this.colMask = (1 << p.colPins.length) - 1;
     this.raw = new Uint16Array(p.rowPins.length);
-    this.busyRow = new Uint8Array(p.rowPins.length);
+    this.busyCols = new Uint16Array(p.rowPins.length);
+    this.drive = new Uint16Array(p.rowPins.length);
+    for (let r = 0; r < p.rowPins.length; r++) this.drive[r] = ((1 << p.rowPins.length) - 1) ^ (1 << (p.rowPins.length - 1 - r));
     this.down = new Uint8Array(p.keyCount);
     this.disagree = new Uint8Array(p.keyCount);
     this.downSince = new Float64Array(p.keyCount);
     this.stuck = new Uint8Array(p.keyCount);
   }
 
-  /** How many keys are being ignored as stuck. */
-  stuckCount(): number {
-    let n = 0;
-    for (let i = 0; i < this.stuck.length; i++) n += this.stuck[i];
-    return n;
-  }
+  /** How many keys are being ignored as stuck (read at every frame, so counted as they change, not summed). */
+  stuckCount = 0;
 
   start(): void {
     for (let i = 0; i < this.rows.length; i++) pinMode(this.rows[i], "opendrain");
@@ -81,9 +85,8 @@ export class KeyScanner {
   }
 
   private arm(): void {
-    const wake = () => this.wake();
     for (let i = 0; i < this.cols.length; i++) {
-      const id = setWatch(wake, this.cols[i], { repeat: true, edge: "falling" });
+      const id = setWatch(this.wakeNow, this.cols[i], WATCH);
       if (id !== undefined) this.watches.push(id);
     }
   }
@@ -105,37 +108,48 @@ export class KeyScanner {
     const nRows = this.rows.length;
     const nCols = this.cols.length;
     const all = (1 << nRows) - 1;
+    const raw = this.raw;
+    const rows = this.rows;
+    const cols = this.cols;
+    const drive = this.drive;
+    const mask = this.colMask;
     for (let r = 0; r < nRows; r++) {
       // Drive row r low, let the others float; a closed key then pulls its column low.
-      digitalWrite(this.rows, all ^ (1 << (nRows - 1 - r)));
-      this.raw[r] = ~digitalRead(this.cols) & this.colMask;
+      digitalWrite(rows, drive[r]);
+      raw[r] = ~digitalRead(cols) & mask;
     }
     let ghost = false;
     if (!this.diodes)
-      for (let a = 0; a < nRows && !ghost; a++) for (let b = a + 1; b < nRows; b++) if (manyBits(this.raw[a] & this.raw[b])) ghost = true;
+      for (let a = 0; a < nRows && !ghost; a++) for (let b = a + 1; b < nRows; b++) if (manyBits(raw[a] & raw[b])) ghost = true;
     let live = false;
     const now = nowMs();
     // At rest every row is driven low but those of stuck keys (row-bit order: the last pin is bit 0).
     let rest = all;
     if (!ghost)
       for (let r = 0; r < nRows; r++) {
-        const bits = this.raw[r];
-        // (Each statement costs on the interpreter: a row with all contacts open and nothing pending is skipped.)
-        if (!(bits | this.busyRow[r])) continue;
+        // Only the columns with a contact closed or a key needing a look (down, counting, stuck): the interpreter
+        // pays for every statement, and a press usually touches one column of one row.
+        let todo = raw[r] | this.busyCols[r];
         let busy = 0;
-        for (let c = 0; c < nCols; c++) {
+        for (let c = nCols - 1; todo; c--, todo >>= 1) {
+          if (!(todo & 1)) continue;
           const key = this.keyAt[r * nCols + c];
           if (key < 0) continue;
-          const closed = (bits >> (nCols - 1 - c)) & 1;
+          const bit = 1 << (nCols - 1 - c);
+          const closed = raw[r] & bit ? 1 : 0;
           if (this.stuck[key]) {
             // Ignored until its contact opens; then it is an ordinary key again.
-            if (!closed) this.stuck[key] = 0;
+            if (!closed) {
+              this.stuck[key] = 0;
+              this.stuckCount--;
+            }
           } else if (closed === this.down[key]) {
             this.disagree[key] = 0;
             if (closed) {
               live = true;
               if (now - this.downSince[key] > STUCK_MS) {
                 this.stuck[key] = 1;
+                this.stuckCount++;
                 this.down[key] = 0;
                 this.onKey(key, false);
               }
@@ -150,16 +164,16 @@ export class KeyScanner {
             }
           }
           if (this.stuck[key]) rest &= ~(1 << (nRows - 1 - r));
-          busy |= this.down[key] | this.disagree[key] | this.stuck[key];
+          if (this.down[key] | this.disagree[key] | this.stuck[key]) busy |= bit;
         }
-        this.busyRow[r] = busy;
+        this.busyCols[r] = busy;
       }
     if (live || ghost) {
-      this.sched.at(SLOT_SCAN, now + SCAN_MS, () => this.scan());
+      this.sched.at(SLOT_SCAN, now + SCAN_MS, this.scanNow);
       return;
     }
     digitalWrite(this.rows, all ^ rest);
     this.arm();
-    if (rest !== all) this.sched.at(SLOT_SCAN, now + STUCK_SCAN_MS, () => this.scan());
+    if (rest !== all) this.sched.at(SLOT_SCAN, now + STUCK_SCAN_MS, this.scanNow);
   }
 }

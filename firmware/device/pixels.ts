@@ -35,6 +35,7 @@ export class Pixels {
   private readonly power: Pin | undefined;
   private readonly powerOn: number;
   private shownK = -1;
+  private shownUserK = -1;
   private shownCrc = 0;
   private on = false;
   userK = BRIGHTNESS_LEVELS[1];
@@ -77,8 +78,11 @@ export class Pixels {
   /** Sends the frame if it differs from what the LEDs show. Returns true when bytes were sent. */
   show(frame: Uint8Array): boolean {
     if (!this.on) this.setPower(true);
-    const k = Math.min(this.userK, this.budgetK(frame));
     const crc = E.CRC32(frame);
+    // The same frame at the same setting needs no current estimate and no write.
+    if (crc === this.shownCrc && this.userK === this.shownUserK && this.shownK >= 0) return false;
+    const k = Math.min(this.userK, this.budgetK(frame));
+    this.shownUserK = this.userK;
     if (k === this.shownK && crc === this.shownCrc) return false;
     if (k !== this.lutK) {
       const d = this.duty;

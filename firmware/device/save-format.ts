@@ -10,13 +10,14 @@
  * the source keeps its key here. Only the Node side expands and shortens keys (expandKeys,
  * shortenKeys; tree-shaken out of the bundle). Pure: no Storage, no clock.
  */
-export const SAVE_VERSION = 1;
+export const SAVE_VERSION = 2;
 
 /**
  * Every field of the saved state (SavedState, Settings, MatchState and FlipState and their parts) ->
  * its key in the JSON. A key equal to its name is a name the bundle keeps (short ones, and names that
- * Espruino's API also uses). These are the keys of format 1 as the first builds wrote them; a field
- * that changes meaning gets a new key (and old saves a migration), never an old key.
+ * Espruino's API also uses). These are the keys of format 1 as the first builds wrote them, kept by
+ * format 2 (whose values of phase, kind and result are numbers); a field that changes meaning gets a
+ * new key (and old saves a migration), never an old key.
  */
 export const SAVE_KEYS: Record<string, string> = {
   // SavedState
@@ -25,7 +26,7 @@ export const SAVE_KEYS: Record<string, string> = {
   settings: "p",
   match: "hn",
   flip: "qt",
-  // Settings (codebreaker games, Brain Flip, the unit)
+  // Settings (codebreaker games, Brain Flip, the unit): format 1's keys; format 2 saves them as a list (ui/menu.ts S_*)
   preset: "n",
   harder: "d",
   mode: "rn",
@@ -79,20 +80,12 @@ export const SAVE_KEYS: Record<string, string> = {
   card: "rt",
 };
 
-/** Fletcher-16 over the string's 8-bit character codes. */
-export function checksum(s: string): number {
-  let a = 0;
-  let b = 0;
-  for (let i = 0; i < s.length; i++) {
-    a = (a + (s.charCodeAt(i) & 255)) % 255;
-    b = (b + a) % 255;
-  }
-  return (b << 8) | a;
-}
+/** A save's checksum: the CRC-32 of a string's 8-bit characters (E.CRC32 on the unit; sim/saves.ts on the Node side). */
+export type Crc = (s: string) => number;
 
 /** One save's text. */
-export function encodeSlot(json: string, seq: number): string {
-  return "BB" + SAVE_VERSION + "|" + seq + "|" + checksum(json) + "|" + json;
+export function encodeSlot(json: string, seq: number, crc: Crc): string {
+  return "BB" + SAVE_VERSION + "|" + seq + "|" + crc(json) + "|" + json;
 }
 
 /** A decoded save: its sequence number and its data (short keys). */
@@ -102,13 +95,13 @@ export interface Slot {
 }
 
 /** A save's text -> its sequence and data, or why it cannot be used ("unknown format BB7", "checksum mismatch", "unreadable"). */
-export function decodeSlot(text: string): Slot | string {
+export function decodeSlot(text: string, crc: Crc): Slot | string {
   const parts = text.split("|");
   const head = parts.length >= 4 ? parts[0] + "|" + parts[1] + "|" + parts[2] + "|" : "";
   const json = text.slice(head.length);
   const seq = parseInt(parts[1], 10);
   if (parts[0] !== "BB" + SAVE_VERSION) return "unknown format " + parts[0].slice(0, 8);
-  if (!head || isNaN(seq) || parseInt(parts[2], 10) !== checksum(json)) return "checksum mismatch";
+  if (!head || isNaN(seq) || parseInt(parts[2], 10) !== crc(json)) return "checksum mismatch";
   try {
     return { seq: seq, data: JSON.parse(json) };
   } catch {

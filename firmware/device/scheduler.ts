@@ -9,9 +9,11 @@ export const SLOT_SOUND = 2;
 export const SLOT_IDLE = 3;
 /** Battery readings, and the wake-ups that keep the watchdog fed in deep sleep. */
 export const SLOT_POWER = 4;
+/** Saving the state (after the frame it belongs to went out). From this slot on, a job runs in a task of its own. */
+export const SLOT_SAVE = 5;
 /** The unit's thinking (codebreaker slices). */
-export const SLOT_THINK = 5;
-const SLOTS = 6;
+export const SLOT_THINK = 6;
+const SLOTS = 7;
 
 /** A line on the console, marked as the unit's. */
 export function say(line: string): void {
@@ -24,7 +26,7 @@ export function nowMs(): number {
 }
 
 export class Scheduler {
-  private due = [-1, -1, -1, -1, -1, -1];
+  private due = [-1, -1, -1, -1, -1, -1, -1];
   private jobs: ((() => void) | undefined)[] = [];
   /** Errors thrown by jobs: counted and logged, never allowed to stop the other slots. */
   errors = 0;
@@ -55,10 +57,13 @@ export class Scheduler {
   private run(): void {
     this.timer = undefined;
     const now = nowMs();
+    let ran = false;
     for (let i = 0; i < SLOTS; i++) {
       const fn = this.jobs[i];
-      // A small tolerance: Espruino timers may fire a fraction of a millisecond early.
-      if (fn && this.due[i] >= 0 && this.due[i] <= now + 0.5) {
+      // A small tolerance: Espruino timers may fire a fraction of a millisecond early. A save or a slice of
+      // thought waits for a task of its own (the next timer, at once), so no task holds it and other work.
+      if (fn && this.due[i] >= 0 && this.due[i] <= now + 0.5 && !(ran && i >= SLOT_SAVE)) {
+        ran = true;
         this.due[i] = -1;
         this.jobs[i] = undefined;
         try {

@@ -25,7 +25,7 @@ export class StateStore {
   /** Writes one save. Returns false when Storage refused it (full); the last good copy is then untouched. */
   save(data: unknown): boolean {
     const next = 1 - this.slot;
-    if (!this.storage.write(SLOT_NAMES[next], encodeSlot(JSON.stringify(data), this.seq + 1))) return false;
+    if (!this.storage.write(SLOT_NAMES[next], encodeSlot(JSON.stringify(data), this.seq + 1, E.CRC32))) return false;
     this.seq++;
     this.slot = next;
     return true;
@@ -45,7 +45,7 @@ export class StateStore {
     for (let i = 0; i < 2; i++) {
       const text = this.storage.read(SLOT_NAMES[i]);
       if (text === undefined) continue;
-      const slot = decodeSlot(text);
+      const slot = decodeSlot(text, E.CRC32);
       if (typeof slot === "string") {
         passOver(i, slot);
         continue;

@@ -5,12 +5,34 @@
  * runs at every boot (ESPRUINO.md 2.3, 6.2), with the solver's decision tables beside it (firmware/tools/tables.ts:
  * one Storage file per codebreaker variant the build can play; `--no-tables` leaves them out and the unit then
  * searches on its own, weaker and slower on the big variants). `--dry-run` needs no board: it writes exactly what would be sent to
- * <out-dir>/upload.js with the CLI's -o. The CLI (EspruinoTools 0.1.67) has known faults, worked around here:
+ * <out-dir>/upload.js with the CLI's -o.
+ *
+ * The files go into Storage in this order: .bootcde first, then a pad file (.bbpad, hardware/boards.ts pageAlignPad)
+ * when .bootcde does not end on a flash page, then the tables. So the file after .bootcde starts a page, and no Storage
+ * compaction (which the firmware's saves cause every dozen or so) ever erases a page of .bootcde: a power cut during
+ * one cannot lose the firmware. That needs .bootcde at the start of Storage, so the tool writes the pad only into
+ * Storage that is empty when the upload starts: a new board, --erase, or a board that holds nothing but the files this
+ * tool writes and the unit's saved game (it erases those first itself). The saved game is carried across: before the
+ * erase the tool reads the save slots (bb.s0, bb.s1) through the console, keeps each usable one in the current save
+ * format (save-upgrade.ts: format 1 is brought up to 2, same name and sequence), writes them back after the tables (so
+ * they lie on the pages compactions rewrite, never on .bootcde's) and reads them back like every other file; a slot it
+ * cannot use is named and not kept. When other files are there, it keeps them (the saves are still carried, after the
+ * tables), writes no pad, and says that the firmware is not protected until it is flashed with --erase, which erases
+ * everything, the saved game included. A saved two-player game that holds a secret makes the unit lock its console as
+ * it starts, so then the upload does not start the firmware: the tool does, once it has read back what it wrote. A pad that would
+ * leave less than STATE_RESERVE_BYTES for saved state (on a Pico: a .bootcde ending in the third page, a bundle over
+ * 32,700 bytes) is left out with a warning too (tables.ts bootPad). After the upload it works out where each file
+ * lies from the board's own list and says whether the layout protects .bootcde.
+ *
+ * The CLI (EspruinoTools 0.1.67) has known faults, worked around here:
  * - BLE crashes it without D-Bus: always --no-ble;
  * - its minifier breaks classes and its module loader goes online: the bundle is already one minified file, the board
  *   file (offline, hardware/boards/) tells it neopixel and Storage are built in, and minification/compilation are off;
  * - uploads of 512 bytes or less never finish: the CLI runs under a timeout that explains this;
  * - it exits 0 when the port cannot be opened: its output is watched for that;
+ * - it writes its --storage files before the code it is given (so .bootcde, its code, last), in the reverse of the
+ *   order given, and in 384-byte base64 chunks that each cost 250 ms: the tool writes the Storage writes itself
+ *   (uploadScript), in its order, and gives the CLI that script to send as it is;
  * - on Linux it finds even an explicitly named serial port through `udevadm info -e`: checked first.
  * `save()` is never used: 2v29 refuses it while .bootcde exists, so the two methods must not be mixed.
  *
@@ -27,23 +49,34 @@
  * and hardware/README.md for the recovery.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { BOARDS, type BoardInfo } from "../../hardware/boards.ts";
+import { BOARDS, PAD_FILE, storageFootprint, storageOffsets, type BoardInfo } from "../../hardware/boards.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../hardware/profile.ts";
 import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware, ROOT } from "./build.ts";
-import { solverTablesFor, storageUse, type SolverTable } from "./tables.ts";
+import { bootPad, bootPadBytes, SOLVER_TABLE_NAMES, solverTablesFor, STATE_RESERVE_BYTES, storageUse, type SolverTable } from "./tables.ts";
 import { BoardConsole, ConsoleError } from "./board-console.ts";
+import { isKept, keepSlot, SAVE_SLOT_NAMES, type DroppedSlot, type KeptSlot } from "./save-upgrade.ts";
+import { SAVE_VERSION } from "../device/save-format.ts";
 import { crc32 } from "node:zlib";
-import { storageFootprint } from "../../sim/storage.ts";
 
 export const HARDWARE_DIR = ROOT + "hardware/";
 export const DEFAULT_OUT_DIR = ROOT + "dist/";
-/** Storage kept free for what the firmware saves (the match across power loss) and the journal's slack. */
-export const STATE_RESERVE_BYTES = 4 * 1024;
+export { STATE_RESERVE_BYTES } from "./tables.ts";
 /** The CLI's short-upload bug: a payload of this many bytes or fewer never reports completion (ESPRUINO.md 6.2). */
 export const CLI_SHORT_UPLOAD_BYTES = 512;
 export const BOOT_FILE = ".bootcde";
@@ -60,16 +93,24 @@ const UPDATE_HELP: Record<string, string> = {
 };
 
 /** The CLI settings that keep it from touching the bundle or going online for modules or compilation. */
-// LOAD_STORAGE_FILE=1: the upload ends with load(), a restart as at power-on (.boot0-.boot3, then .bootcde), not
-// load(".bootcde"), which skips the boot files (a test board's pins live in .boot0: sim/espruino/prelude.ts).
+// SAVE_ON_SEND=-1: the script the CLI is given (uploadScript: the Storage writes, then load()) is sent as it is, after
+// the CLI's reset(). The upload so ends with load(), a restart as at power-on (.boot0-.boot3, then .bootcde), not
+// load(".bootcde"), which skips the boot files (a test board's pins live in .boot0: sim/espruino/prelude.ts). -1 is
+// also truthy, which gives the board the CLI's longer wait (5 s, not 2 s) for its prompt after the upload.
 const CLI_CONFIG = [
   "MINIFICATION_LEVEL=",
   "MODULE_MINIFICATION_LEVEL=",
   "COMPILATION=false",
   "PRETOKENISE=0",
   "MODULE_URL=",
-  "LOAD_STORAGE_FILE=1",
+  "SAVE_ON_SEND=-1",
 ].flatMap((c) => ["--config", c]);
+/** The script the CLI sends (uploadScript), written into the output directory. */
+const SCRIPT_FILE = "storage-upload.js";
+/** Data bytes sent in one Storage.write, as the CLI writes .bootcde (plugins/saveOnSend.js); the CLI waits 250 ms after each. */
+const CHUNK_BYTES = 1024;
+/** The pad is written from zero-filled arrays made on the board (nothing to send), this many bytes a write. */
+const PAD_CHUNK_BYTES = 4096;
 
 /** Output lines of the CLI that mean the upload did not happen, although it may still exit 0. */
 const CLI_FAILURES: { pattern: RegExp; why: string }[] = [
@@ -134,6 +175,28 @@ export interface FlashResult {
   board?: BoardReport;
   /** Each file written, read back from the board: bytes and CRC-32 as stored. */
   verified?: { name: string; bytes: number; crc32: number }[];
+  /** The data bytes of the page-aligning pad written after .bootcde (or that would be), when one is. */
+  padBytes?: number;
+  /** Where the files lie in the board's Storage after the upload, and whether that keeps compaction off .bootcde. */
+  layout?: StorageLayout;
+  /** The saved game: the slots carried across the flash (written back after the tables) and those that were not. */
+  saves?: { kept: { name: string; seq: number; format: number; upgraded: boolean; what: string }[]; dropped: DroppedSlot[] };
+}
+
+/** A file the upload writes: its Storage name and its bytes; `zeros`: all zero, made on the board (the pad). */
+export interface UploadFile {
+  name: string;
+  bytes: Uint8Array;
+  zeros?: boolean;
+}
+
+/** Where each file lies in Storage (offset of its header from the start of Storage) and whether .bootcde is safe. */
+export interface StorageLayout {
+  files: { name: string; offset: number; bytes: number }[];
+  /** .bootcde starts Storage and ends (with its pad) on a page boundary: no compaction erases a page of it. */
+  protected: boolean;
+  /** Why it is not, when it is not. */
+  why?: string;
 }
 
 export interface BoardReport {
@@ -252,18 +315,134 @@ export async function verifyFiles(
   return out;
 }
 
+/** The save format's checksum (E.CRC32 of a string's 8-bit characters), as the unit computes it. */
+export function saveCrc(text: string): number {
+  return crc32Of(Buffer.from(text, "latin1"));
+}
+
+/** A save slot read a question at a time, this many bytes (as base64: 1,024 characters a line). */
+const SLOT_READ_BYTES = 768;
+/** The unit's saves are under 1 KB: a slot file longer than this is not one it wrote, and is not read. */
+export const SLOT_MAX_BYTES = 8192;
+
+/**
+ * Reads the board's save slots (those in `report`) through its console, as base64 made on the board (btoa), so that no
+ * byte depends on the link; each is decoded in any format the unit has written (save-upgrade.ts keepSlot): a usable
+ * one comes back in the current format, under the same name and sequence, an unusable one with why.
+ */
+export async function readSlots(link: BoardConsole, report: BoardReport): Promise<(KeptSlot | DroppedSlot)[]> {
+  const out: (KeptSlot | DroppedSlot)[] = [];
+  for (const name of SAVE_SLOT_NAMES) {
+    const listed = report.files.find(([n]) => n === name);
+    if (!listed) continue;
+    const length = listed[1];
+    if (length > SLOT_MAX_BYTES) {
+      out.push({ name, problem: `${length} bytes, too long to be a save` });
+      continue;
+    }
+    const parts: Buffer[] = [];
+    for (let at = 0; at < length; at += SLOT_READ_BYTES) {
+      const b64 = await link.query<string>(
+        `btoa(require("Storage").read(${JSON.stringify(name)},${at},${Math.min(SLOT_READ_BYTES, length - at)}))`,
+      );
+      parts.push(Buffer.from(String(b64), "base64"));
+    }
+    const text = Buffer.concat(parts).toString("latin1");
+    out.push(text.length === length ? keepSlot(name, text, saveCrc) : { name, problem: `read back ${text.length} of ${length} bytes` });
+  }
+  return out;
+}
+
+/** The kept slots as files to write, in their order (after the tables). */
+export function slotFiles(kept: KeptSlot[]): UploadFile[] {
+  return kept.map((k) => ({ name: k.name, bytes: new Uint8Array(Buffer.from(k.text, "latin1")) }));
+}
+
+/** How a kept slot is named to people: "bb.s1 (Brainiac match, game 2 of 4; save 14, brought up from format 1 to 2)". */
+function keptNote(k: KeptSlot): string {
+  const up =
+    k.format !== SAVE_VERSION ? `, brought up from format ${k.format} to ${SAVE_VERSION}` : k.upgraded ? ", brought up to date" : "";
+  return `${k.name} (${k.what}; save ${k.seq}${up})`;
+}
+
+/**
+ * After a failed upload: writes back through the console every kept slot that is not on the board intact, so that the
+ * saved game survives for the next flash. Returns what it did, for the error message.
+ */
+async function rescueSlots(link: BoardConsole, kept: KeptSlot[]): Promise<string> {
+  if (!kept.length) return "";
+  const notes: string[] = [];
+  for (const f of slotFiles(kept)) {
+    const name = JSON.stringify(f.name);
+    const crc = crc32Of(f.bytes);
+    const intact = `(function(d){return d!==undefined&&d.length===${f.bytes.length}&&E.CRC32(d)===${crc};})(require("Storage").read(${name}))`;
+    try {
+      if (await link.query<boolean>(intact)) {
+        notes.push(`${f.name} is on the board intact`);
+        continue;
+      }
+      for (let at = 0; at < f.bytes.length; at += CHUNK_BYTES) {
+        const b64 = Buffer.from(f.bytes.subarray(at, at + CHUNK_BYTES)).toString("base64");
+        const size = at === 0 ? `,${f.bytes.length}` : "";
+        await link.run(`require("Storage").write(${name},atob(${JSON.stringify(b64)}),${at}${size})`);
+      }
+      notes.push(`${f.name} ${(await link.query<boolean>(intact)) ? "was written back" : "could not be written back"}`);
+    } catch (e) {
+      notes.push(`${f.name} could not be written back (${(e as Error).message.split("\n")[0]})`);
+    }
+  }
+  return `  the saved game: ${notes.join("; ")}; a flash that finishes carries what is on the board`;
+}
+
+/**
+ * Where each file lies in Storage, worked out from the board's report (its list is in Storage order, with each file's
+ * length): exact when Storage holds no trash and the files fill it from its start without gaps (checked against the
+ * bytes the board says are used). Then whether .bootcde starts Storage and ends, with the pad after it, on a boundary
+ * of the board's `pageBytes`: what keeps every compaction off .bootcde's pages (hardware/boards.ts pageAlignPad).
+ */
+export function storageLayout(report: BoardReport, pageBytes: number): StorageLayout {
+  const offsets = storageOffsets(report.files.map(([, len]) => len));
+  const files = report.files.map(([name, len], i) => ({ name, offset: offsets[i], bytes: len }));
+  const end = report.files.reduce((sum, [, len]) => sum + storageFootprint(len), 0);
+  const used = report.totalBytes - report.freeBytes;
+  if (report.trashBytes !== 0 || end !== used)
+    return {
+      files: [],
+      protected: false,
+      why: `Storage holds ${report.trashBytes} bytes of trash or files the list does not show (${used} bytes used, ${end} in the files listed), so where .bootcde lies cannot be worked out`,
+    };
+  if (files[0]?.name !== BOOT_FILE)
+    return {
+      files,
+      protected: false,
+      why: `.bootcde does not start Storage (${files.length ? `${files[0].name} comes first` : "Storage is empty"}): a compaction that starts before it rewrites its pages`,
+    };
+  const after = files[1]?.name === PAD_FILE ? 2 : 1;
+  const next =
+    after < files.length ? files[after].offset : storageFootprint(files[0].bytes) + (after === 2 ? storageFootprint(files[1].bytes) : 0);
+  if (next % pageBytes !== 0)
+    return {
+      files,
+      protected: false,
+      why: `the file after .bootcde${after === 2 ? " and its pad" : ""} starts at ${next}, not on a boundary of the ${pageBytes}-byte flash pages: a compaction that starts on .bootcde's last page rewrites it`,
+    };
+  return { files, protected: true };
+}
+
 /** The most a bundle may take: the DESIGN.md bound, and the board's Storage less what saved state needs. */
 export function storageBudget(board: BoardInfo): number {
   return Math.min(BUNDLE_BOUND_BYTES, board.storageBytes - STATE_RESERVE_BYTES);
 }
 
 /**
- * Everything the flash writes to Storage, each file with its header: what is left must still hold the saved state.
- * Returns the bytes used, or throws naming what does not fit.
+ * Everything the flash writes to empty Storage, each file with its header, the page-aligning pad after .bootcde
+ * included when it fits (bootPad): what is left must still hold the saved state. Returns the bytes used, or throws
+ * naming what does not fit.
  */
 export function checkStorageFit(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): number {
   const tableBytes = tables.reduce((sum, t) => sum + t.bytes.length, 0);
-  const used = storageUse(bundleBytes, tables);
+  const pad = bootPad(board, bundleBytes, tables);
+  const used = storageUse(bundleBytes, tables, pad === null ? null : board.storagePageBytes);
   if (used > board.storageBytes - STATE_RESERVE_BYTES)
     throw new FlashError(
       [
@@ -273,6 +452,77 @@ export function checkStorageFit(board: BoardInfo, bundleBytes: number, tables: S
       1,
     );
   return used;
+}
+
+/**
+ * Why a firmware written into empty Storage gets no pad although .bootcde does not end on a flash page (the pad would
+ * leave too little Storage), or null when it gets one or needs none.
+ */
+export function padRefusal(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): string | null {
+  const pad = bootPadBytes(bundleBytes, board.storagePageBytes);
+  if (pad === null || bootPad(board, bundleBytes, tables) !== null) return null;
+  const used = storageUse(bundleBytes, tables, board.storagePageBytes);
+  return [
+    `warning: ${BOOT_FILE} (${bundleBytes} bytes) does not end on a ${board.storagePageBytes}-byte flash page, and the pad that would fill its last page`,
+    `  (${PAD_FILE}, ${pad} bytes) leaves less than ${STATE_RESERVE_BYTES} bytes of the ${board.name}'s Storage for saved state (${used} of ${board.storageBytes} bytes used):`,
+    `  flashing without it, so a Storage compaction can rewrite the firmware's last page, and a power cut during one then loses it.`,
+    `  A firmware whose ${BOOT_FILE} ends earlier in that page (on a Pico, at most 32,700 bytes), or exactly on it, gets the pad\n`,
+  ].join("\n");
+}
+
+/**
+ * The files a flash writes, in the order they go into Storage: .bootcde, then (with `empty`: when .bootcde is written
+ * into empty Storage) the page-aligning pad if .bootcde does not end on a page and the pad fits (bootPad), then the
+ * tables.
+ */
+export function flashFiles(firmware: Uint8Array, tables: SolverTable[], board: BoardInfo, empty: boolean): UploadFile[] {
+  const size = empty ? bootPad(board, firmware.length, tables) : null;
+  return [
+    { name: BOOT_FILE, bytes: firmware },
+    ...(size === null ? [] : [{ name: PAD_FILE, bytes: new Uint8Array(size), zeros: true }]),
+    ...tables.map((t) => ({ name: t.name, bytes: t.bytes })),
+  ];
+}
+
+/** A JS string literal of `bytes` in printable 7-bit ASCII, or null when they are not text (atob is used then). */
+function textLiteral(bytes: Uint8Array): string | null {
+  let s = '"';
+  for (const b of bytes) {
+    if (b === 0x22) s += '\\"';
+    else if (b === 0x5c) s += "\\\\";
+    else if (b === 0x0a) s += "\\n";
+    else if (b === 0x0d) s += "\\r";
+    else if (b === 0x09) s += "\\t";
+    else if (b >= 0x20 && b < 0x7f) s += String.fromCharCode(b);
+    else return null;
+  }
+  return s + '"';
+}
+
+/**
+ * What the CLI sends to write `files` into Storage in the order given, then load() (unless `start` is false: the tool
+ * then starts the firmware itself once it has read back what was written): each file in 1 KB
+ * `require("Storage").write(name, data, offset[, size])` calls, as the CLI writes .bootcde, the first one sizing the
+ * file. Text goes as a string literal; anything else (the tables) as base64 decoded on the board (atob), as the CLI's
+ * --storage does; the pad as zero-filled arrays made on the board. Every line is printable 7-bit ASCII, so nothing
+ * depends on how the link treats bytes >= 0x80 (ESPRUINO.md 4.3).
+ */
+export function uploadScript(files: UploadFile[], start = true): string {
+  const lines: string[] = [];
+  for (const f of files) {
+    const name = JSON.stringify(f.name);
+    const size = f.bytes.length;
+    const step = f.zeros ? PAD_CHUNK_BYTES : CHUNK_BYTES;
+    for (let at = 0; at < size; at += step) {
+      const part = f.bytes.subarray(at, at + step);
+      const data = f.zeros
+        ? `new Uint8Array(${part.length})`
+        : (textLiteral(part) ?? `atob(${JSON.stringify(Buffer.from(part).toString("base64"))})`);
+      lines.push(`require("Storage").write(${name},${data},${at}${at === 0 ? `,${size}` : ""});`);
+    }
+  }
+  if (start) lines.push("load()");
+  return lines.join("\n") + "\n";
 }
 
 /** The espruino CLI's entry script, from the installed npm package. */
@@ -470,18 +720,42 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
 
   const cli = opts.cli ?? espruinoCli();
   const common = ["--board", boardFile, ...CLI_CONFIG];
-  const timeoutS = opts.timeoutS ?? defaultTimeoutS(bytes + tableBytes);
-  const tableArgs = tables.flatMap((t) => ["--storage", `${t.name}:${t.path}`]);
-  const tablesNote = tables.length
-    ? ` and ${tables.length} solver tables (${tableBytes} bytes: ${tables.map((t) => t.name).join(", ")})`
-    : "";
+  mkdirSync(outDir, { recursive: true });
+  const script = join(outDir, SCRIPT_FILE);
+  const firmware = new Uint8Array(readFileSync(bundle));
+  // The files in Storage order: .bootcde, the pad (into empty Storage), the tables, then the saves carried across.
+  const uploadFiles = (empty: boolean, kept: KeptSlot[] = []): UploadFile[] => {
+    const files = [...flashFiles(firmware, tables, board, empty), ...slotFiles(kept)];
+    const refused = empty ? padRefusal(board, bytes, tables) : null;
+    if (refused) err(refused);
+    // A save the unit resumes with its console locked: the upload does not start the firmware, the tool does once it
+    // has read back what was written (it could not read it through a locked console).
+    writeFileSync(script, uploadScript(files, !kept.some((k) => k.locksConsole)));
+    return files;
+  };
+  const sum = (files: UploadFile[]) => files.reduce((n, f) => n + f.bytes.length, 0);
+  const padOf = (files: UploadFile[]) => files.find((f) => f.name === PAD_FILE)?.bytes.length;
+  const describe = (files: UploadFile[]) => {
+    const pad = padOf(files);
+    const padNote =
+      pad === undefined
+        ? ""
+        : `, then a ${pad}-byte pad (${PAD_FILE}) so that the next file starts a ${board.storagePageBytes}-byte flash page`;
+    const tablesNote = tables.length
+      ? `, then ${tables.length} solver tables (${tableBytes} bytes: ${tables.map((t) => t.name).join(", ")})`
+      : "";
+    const saves = files.filter((f) => SAVE_SLOT_NAMES.includes(f.name)).map((f) => f.name);
+    const savesNote = saves.length ? `, then the saved game (${saves.join(", ")})` : "";
+    return `${padNote}${tablesNote}${savesNote}`;
+  };
   if (opts.dryRun) {
-    mkdirSync(outDir, { recursive: true });
+    // No board: its Storage is taken to be empty, as on a new board or with --erase.
+    const files = uploadFiles(true);
     const upload = join(outDir, "upload.js");
     const run = await runCli(
       cli,
-      ["--no-ble", ...common, "-o", upload, bundle, "--storage", `${BOOT_FILE}:-`, ...tableArgs],
-      timeoutS,
+      ["--no-ble", ...common, "-o", upload, script],
+      opts.timeoutS ?? defaultTimeoutS(sum(files)),
       bytes,
       out,
       err,
@@ -493,19 +767,18 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     const uploadBytes = statSync(upload).size;
     const chunks = readFileSync(upload, "latin1").split(`require("Storage").write(${JSON.stringify(BOOT_FILE)},`).length - 1;
     out(
-      `dry run: ${show(upload)}: ${uploadBytes} bytes, what would be sent to write ${show(bundle)} (${bytes} bytes) to Storage as ${BOOT_FILE} in ${chunks} chunks${tablesNote}; ${used} of ${board.storageBytes} bytes of Storage used; nothing was sent\n`,
+      `dry run: ${show(upload)}: ${uploadBytes} bytes, what would be sent to write ${show(bundle)} (${bytes} bytes) to empty Storage as ${BOOT_FILE} in ${chunks} chunks${describe(files)}; ${used} of ${board.storageBytes} bytes of Storage used; nothing was sent\n`,
     );
-    return { exitCode: 0, bundle, bundleBytes: bytes, tables, upload, uploadBytes };
+    return { exitCode: 0, bundle, bundleBytes: bytes, tables, upload, uploadBytes, padBytes: padOf(files) };
   }
   const baud = opts.baud ?? board.consoleBaud;
-  const files = [
-    { name: BOOT_FILE, bytes: new Uint8Array(readFileSync(bundle)) },
-    ...tables.map((t) => ({ name: t.name, bytes: t.bytes })),
-  ];
 
   // Before: the board's version and Storage, over its own console.
   let link = await openConsole(port!, baud);
   let report: BoardReport;
+  let files: UploadFile[];
+  let kept: KeptSlot[] = [];
+  let dropped: DroppedSlot[] = [];
   try {
     report = await boardReport(link);
     checkVersion(report.version, board);
@@ -517,10 +790,52 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     out(
       `board: Espruino ${report.version} on ${report.board}; Storage ${report.totalBytes} bytes, ${report.freeBytes} free, ${report.trashBytes} trash, ${report.files.length} files\n`,
     );
+    const own = new Set([BOOT_FILE, PAD_FILE, ...SOLVER_TABLE_NAMES]);
+    const isSlot = (n: string) => SAVE_SLOT_NAMES.includes(n);
+    const others = report.files.filter(([n]) => !own.has(n) && !isSlot(n)).map(([n]) => n);
+    const slotsThere = report.files.filter(([n]) => isSlot(n)).map(([n]) => n);
+    // The firmware running now is stopped first (its timers, watches and event handlers: what could make it save), so
+    // that it writes nothing while its Storage is read and rewritten; the CLI's reset() then clears the rest.
+    if (report.files.length) await link.run("clearInterval();clearWatch();E.removeAllListeners()");
     if (opts.erase) {
-      out("erasing the board's whole Storage (--erase)\n");
+      out(
+        `erasing the board's whole Storage (--erase)${slotsThere.length ? `, the saved game (${slotsThere.join(", ")}) included` : ""}${others.length ? ` and ${others.join(", ")}` : ""}\n`,
+      );
       await link.run('require("Storage").eraseAll()', 120_000);
       report = await boardReport(link);
+    } else {
+      // The saved game is read first and written back after the tables (save-upgrade.ts: older formats brought up).
+      const slots = await readSlots(link, report);
+      kept = slots.filter(isKept);
+      dropped = slots.filter((s): s is DroppedSlot => !isKept(s));
+      for (const d of dropped) err(`warning: ${d.name}: ${d.problem}, not kept (the unit could not resume from it either)\n`);
+      if (kept.length) out(`carrying the saved game across the flash: ${kept.map(keptNote).join(", ")}\n`);
+      if (!others.length && (report.files.length || report.trashBytes)) {
+        // Only what this tool writes (and the saves it carries) is there: erased, so that .bootcde starts Storage again.
+        out(
+          `erasing the board's Storage first: it holds only files this flash writes${slotsThere.length ? " and the save slots" : ""} (${report.files.map(([n]) => n).join(", ") || "and trash"}), and ${BOOT_FILE} must start Storage for the pad to keep compaction off its pages\n`,
+        );
+        await link.run('require("Storage").eraseAll()', 120_000);
+        report = await boardReport(link);
+      } else if (others.length) {
+        // Other files are kept: the saves and a pad from an earlier flash are erased (the saves are written again
+        // after the tables; the pad pads nothing now, and its room goes back to the next compaction).
+        for (const n of [...slotsThere, ...report.files.filter(([n]) => n === PAD_FILE).map(([n]) => n)])
+          await link.run(`require("Storage").erase(${JSON.stringify(n)})`);
+        report = await boardReport(link);
+      }
+    }
+    const empty = report.files.length === 0 && report.trashBytes === 0;
+    files = uploadFiles(empty, kept);
+    if (!empty) {
+      const keptOthers = report.files.filter(([n]) => !own.has(n) && !isSlot(n)).map(([n]) => n);
+      err(
+        [
+          `warning: the board's Storage holds files this tool does not write (${keptOthers.join(", ")}), kept as they are; ${BOOT_FILE} will be written after them, without the pad,`,
+          `  where a Storage compaction (which the unit's saves cause) can rewrite its pages, and a power cut during one then loses the firmware.`,
+          `  To keep compaction off the firmware, flash with --erase: it erases those files, and the saved game too; ${BOOT_FILE} then starts Storage, with a pad after it\n`,
+        ].join("\n"),
+      );
     }
     const room = checkBoardRoom(
       report,
@@ -532,44 +847,103 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
       await link.run('require("Storage").compact()', 120_000);
     }
   } catch (e) {
-    throw asFlashError(e);
+    const f = asFlashError(e);
+    // Erased already, perhaps: the saved game goes back on the board before the tool stops.
+    if (f instanceof FlashError && kept.length) f.message += `\n${await rescueSlots(link, kept)}`;
+    throw f;
   } finally {
     await link.close();
   }
 
   const args = ["--no-ble", "-p", port!, ...common, ...(baud ? ["-b", String(baud)] : [])];
-  args.push(bundle, "--storage", `${BOOT_FILE}:-`, ...tableArgs);
-  out(`flashing ${show(bundle)} (${bytes} bytes, profile ${profile.id}) to ${port} as ${BOOT_FILE}${tablesNote}\n`);
-  const run = await runCli(cli, args, timeoutS, bytes, out, err);
+  args.push(script);
+  out(`flashing ${show(bundle)} (${bytes} bytes, profile ${profile.id}) to ${port} as ${BOOT_FILE}${describe(files)}\n`);
+  let run: { code: number; failures: string[] };
+  try {
+    run = await runCli(cli, args, opts.timeoutS ?? defaultTimeoutS(sum(files)), bytes, out, err);
+  } catch (e) {
+    if (e instanceof FlashError && kept.length) e.message += `\n${await rescueAfter(port!, baud, kept)}`;
+    throw e;
+  }
   const uploadFailures = run.failures.filter((f) => f !== START_FAILURE);
   if (run.code !== 0 && !run.failures.length) uploadFailures.push(`the espruino CLI exited with code ${run.code}`);
+  const startsItself = kept.some((k) => k.locksConsole);
 
-  // After: what the board stored, read back, whatever the CLI said.
+  // After: what the board stored, read back, whatever the CLI said; then where it lies.
   link = await openConsole(port!, baud);
   let verified: { name: string; bytes: number; crc32: number }[];
+  let layout: StorageLayout;
   try {
     verified = await verifyFiles(link, files);
+    layout = storageLayout(await boardReport(link), board.storagePageBytes);
+    // load() from a timer: the answer goes out first, then the board restarts (as at power-on) into the new firmware.
+    if (startsItself && !uploadFailures.length) await link.run("setTimeout(function(){load();},0)");
   } catch (e) {
     const f = asFlashError(e);
     if (f instanceof FlashError && uploadFailures.length) f.message = `upload failed: ${uploadFailures.join("; ")}\n${f.message}`;
+    if (f instanceof FlashError && kept.length && !/console is locked/.test(f.message)) f.message += `\n${await rescueSlots(link, kept)}`;
     throw f;
   } finally {
     await link.close();
   }
   out(`verified: ${verified.map((v) => `${v.name} ${v.bytes} bytes crc32 ${v.crc32.toString(16)}`).join(", ")}\n`);
+  const where = layout.files.map((f) => `${f.name} at ${f.offset}`).join(", ");
+  if (layout.protected)
+    out(
+      `layout: ${where}: ${BOOT_FILE} starts Storage and the next file a ${board.storagePageBytes}-byte flash page, so no compaction rewrites the firmware\n`,
+    );
+  else err(`warning: the firmware is not out of compaction's way: ${layout.why}${where ? ` (${where})` : ""}\n`);
+  if (kept.length) out(`kept the saved game: ${kept.map(keptNote).join(", ")}\n`);
+  if (startsItself && !uploadFailures.length)
+    out(
+      "started the firmware after reading back what was written: it resumes a game that holds a secret (a two-player codebreaker game, a Brain Flip round), so it locks its console until the secret is out\n",
+    );
+  const saves = { kept: kept.map(({ name, seq, format, upgraded, what }) => ({ name, seq, format, upgraded, what })), dropped };
+  const result = { bundle, bundleBytes: bytes, tables, board: report, verified, padBytes: padOf(files), layout, saves };
   if (uploadFailures.length || run.failures.includes(START_FAILURE)) {
     // The files are right, yet the CLI saw a failure: say which, and fail.
     err(`flash failed: ${run.failures.concat(uploadFailures.filter((f) => !run.failures.includes(f))).join("; ")}\n`);
-    return { exitCode: 1, bundle, bundleBytes: bytes, tables, board: report, verified };
+    return { exitCode: 1, ...result };
   }
   out(
     `done: ${profile.id} runs from ${BOOT_FILE} at every boot. Hold OK (grid key p66 on R1, bottom-right of the main pad) at power-on for the self-test.\n`,
   );
-  return { exitCode: 0, bundle, bundleBytes: bytes, tables, board: report, verified };
+  return { exitCode: 0, ...result };
+}
+
+/** rescueSlots through a console of its own (after the CLI had the port); says so when the board does not answer. */
+async function rescueAfter(port: string, baud: number | undefined, kept: KeptSlot[]): Promise<string> {
+  let link: BoardConsole;
+  try {
+    link = await BoardConsole.open(port, { baud, cliRequire: cliRequire() });
+  } catch {
+    return `  the saved game (${kept.map((k) => k.name).join(", ")}) was erased from the board and could not be written back: the board does not answer`;
+  }
+  try {
+    return await rescueSlots(link, kept);
+  } finally {
+    await link.close();
+  }
 }
 
 const USAGE =
   "usage: npm run flash -- --port PORT [--profile NAME|PATH] [--erase] [--dry-run] [--no-tables] [--out-dir DIR] [--bundle FILE] [--timeout SECONDS] [--baud N]";
+const HELP = [
+  USAGE,
+  "",
+  "  --port PORT        the board's serial port (/dev/ttyACM0), or tcp://HOST:PORT (the simulator's console, espruino --telnet)",
+  "  --profile NAME     the build to flash (default r1-pico), or a path to a profile .json",
+  "  --erase            erase the board's whole Storage first: everything on it is lost, the saved game included",
+  "                     (without it the saved game, bb.s0 and bb.s1, is carried across the flash, older save formats",
+  "                     brought up to date, and files this tool does not write are kept, with a warning: the firmware",
+  "                     then goes after them, without the pad that keeps Storage compaction off its flash pages)",
+  "  --dry-run          no board: write what would be sent to empty Storage to <out-dir>/upload.js",
+  "  --no-tables        leave the solver's tables out (the unit then searches on its own)",
+  "  --out-dir DIR      where firmware.js and the upload go (default dist/)",
+  "  --bundle FILE      flash this bundle instead of building one",
+  "  --timeout SECONDS  how long the espruino CLI may take",
+  "  --baud N           the serial console's baud rate (an ESP32's is set from hardware/boards.ts)",
+].join("\n");
 
 async function main(): Promise<number> {
   let values;
@@ -593,7 +967,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (values.help) {
-    console.log(USAGE);
+    console.log(HELP);
     return 0;
   }
   const number = (v: string | undefined, name: string) => {

@@ -6,9 +6,9 @@
  *  - a name the firmware uses on an object of Espruino's built-ins or API (firmware/types), which the
  *    device looks up by name: found with the type checker (espruinoPropertyNames), so a name of our
  *    own that Espruino also happens to declare (`match`, `round`, `state`) is still mangled;
- *  - a member of an interface the firmware indexes with computed keys (DYNAMIC_KEY_INTERFACES, e.g.
- *    the segment tables read as L.seg[name]). ESLint's dot-notation rule forbids obj["literal"] in
- *    firmware, so a computed key is always a variable, and these interfaces are the only ones.
+ *  - a member of an interface the firmware indexes with computed keys (DYNAMIC_KEY_INTERFACES: none
+ *    today; the self-test names the segments one by one). ESLint's dot-notation rule forbids
+ *    obj["literal"] in firmware, so a computed key is always a variable, and that list names them all.
  * Short names are esbuild's, chosen afresh by every build (the same sources give the same names), with
  * one exception: the saved state's fields are pinned to their keys in the save format
  * (firmware/device/save-format.ts SAVE_KEYS), so Storage holds the format's keys whatever the build.
@@ -21,8 +21,8 @@ import { SAVE_KEYS } from "../device/save-format.ts";
 
 const SOURCE_DIRS = ["firmware/core", "firmware/ui", "firmware/device"];
 const RESERVED_DECLS = ["firmware/types/lib.espruino.d.ts", "firmware/types/espruino.d.ts"];
-/** Interfaces whose members are read with computed keys (their names are data, not just code). */
-const DYNAMIC_KEY_INTERFACES = ["Segments"];
+/** Interfaces whose members are read with computed keys (their names are data, not just code): none today. */
+const DYNAMIC_KEY_INTERFACES: string[] = [];
 
 function tsFiles(root: string, dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((f) => {

@@ -6,6 +6,7 @@
  */
 import { checkConfig, checkMatchState } from "../core/match";
 import type { MatchState } from "../core/types";
+import { REFUSED_PHASE } from "../core/types";
 import { checkFlipConfig, checkFlipState } from "../core/brainflip";
 import type { FlipState } from "../core/brainflip";
 import type { Layout } from "./layout";
@@ -14,6 +15,7 @@ import { FlipScreen } from "./flip";
 import { SelfTestScreen } from "./selftest";
 import { BRIGHTNESS_STEPS, MenuScreen, SLEEP_MENU } from "./menu";
 import type { MenuContext, Settings } from "./menu";
+import { flipConfig, matchConfig, S_BRIGHTNESS, S_GAME, S_LOCK, S_SLEEP, S_SOUND, SETTINGS_COUNT } from "./menu";
 import type { FlashTarget, Screen, ScreenName } from "./screen";
 import { FLASH_ENTRY } from "./screen";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_REFUSE } from "./tunes";
@@ -36,7 +38,8 @@ export {
 } from "./menu";
 export type { GameId, Settings } from "./menu";
 
-export const SAVE_VERSION = 1;
+/** The saved state's own version (its field `v`): 2 since phases, kinds and results are numbers. */
+export const SAVE_VERSION = 2;
 /** How long a refused action flashes the pegs at fault. */
 export const FLASH_MS = 1200;
 
@@ -51,21 +54,9 @@ export interface SavedState {
 export { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
 export type { FlashTarget } from "./screen";
 
+/** Brainiac refereed, 4 games; brightness 2 of 4, sound on, sleep after 5 minutes, console lock on; Brain Flip for 3 on 6x6. */
 export function defaultSettings(): Settings {
-  return {
-    preset: "brainiac",
-    harder: false,
-    mode: "referee",
-    games: 4,
-    brightness: 1,
-    sound: true,
-    sleepMin: 5,
-    lockConsole: true,
-    flipMode: "flip",
-    players: 3,
-    flipGrid: 6,
-    unitFlips: false,
-  };
+  return ["brainiac", false, "referee", 4, 1, true, 5, true, "flip", 3, 6, false];
 }
 
 export class App implements MenuContext {
@@ -82,6 +73,8 @@ export class App implements MenuContext {
   /** A refusal shows until then, on the target's holes at these positions. */
   flashUntil = 0;
   flashTarget: FlashTarget = FLASH_ENTRY;
+  /** Why (REFUSED_*, core/types.ts): status LED 2 says it by its colour. */
+  flashReason = REFUSED_PHASE;
   flashPositions: number[] = [];
   /** A message-less alert (status LED) until this time, e.g. after resuming from a bad save. */
   warnUntil = 0;
@@ -90,6 +83,8 @@ export class App implements MenuContext {
   keysStuck = false;
   /** Blinks restart, lit, at every key press, so what a press changed shows at once. */
   blinkEpoch = 0;
+  /** The time (ms) of the event being handled (a key, a slice of background work, a restore). */
+  now = 0;
   /** key index -> grid position (0..35) or -1 */
   readonly gridPos: Int8Array;
 
@@ -109,12 +104,13 @@ export class App implements MenuContext {
 
   /** The game screen of the kind chosen in the settings (what OK starts and resume goes back to). */
   game(): CodebreakerScreen | FlipScreen {
-    return this.settings.preset === "brainflip" ? this.flip : this.play;
+    return this.settings[S_GAME] === "brainflip" ? this.flip : this.play;
   }
 
   /** Resumes from saved data; returns "" or why the data could not be used (the unit then starts afresh). */
   restore(data: unknown, now: number): string {
     const s = data as SavedState;
+    this.now = now;
     if (data === undefined) return ""; // nothing saved yet
     if (!s || typeof s !== "object") {
       this.warnUntil = now + 3000;
@@ -172,8 +168,9 @@ export class App implements MenuContext {
 
   /** Handles one debounced key event (releases matter only to the self-test). */
   key(k: number, down: boolean, now: number): void {
+    this.now = now;
     if (down && this.screen !== this.selfTest) this.blinkEpoch = now;
-    this.screen.key(k, this.gridPos[k], down, now);
+    this.screen.key(k, this.gridPos[k], down);
   }
 
   /** Another screen (the menu, or a game resumed), with a click; saved. */
@@ -185,11 +182,11 @@ export class App implements MenuContext {
   }
 
   /** OK on the menu: a new game of the chosen kind. */
-  start(now: number): void {
+  start(): void {
     const s = this.settings;
-    if (s.preset === "brainflip") this.flip.start(s);
+    if (s[S_GAME] === "brainflip") this.flip.start(s);
     else if (!this.play.start(s)) {
-      this.refuse(FLASH_ENTRY, [], now);
+      this.refuse();
       return;
     }
     this.screen = this.game();
@@ -204,26 +201,34 @@ export class App implements MenuContext {
 
   /** Should the USB console be locked? While a two-player game holds a secret, if the setting says so. */
   consoleLockWanted(): boolean {
-    return this.settings.lockConsole && this.secretHeld();
+    return this.settings[S_LOCK] && this.secretHeld();
   }
 
-  /** A refused action: a low tone and the offending pegs (or the whole row) flash; nothing changes. */
-  refuse(target: FlashTarget, positions: number[], now: number): void {
-    this.flashTarget = target;
-    this.flashPositions = positions;
-    this.flashUntil = now + FLASH_MS;
+  /**
+   * A refused action: a low tone, status LED 2 in the reason's colour (REFUSAL_COLOURS) and the holes at
+   * fault (of the entry, the secret or the feedback: `target`) flashing, for FLASH_MS; nothing changes.
+   * With no arguments: a key that does nothing now.
+   */
+  refuse(target?: FlashTarget, reason?: number, positions?: number[]): void {
+    this.flashTarget = target || FLASH_ENTRY;
+    this.flashReason = reason || REFUSED_PHASE;
+    this.flashPositions = positions || [];
+    this.flashUntil = this.now + FLASH_MS;
     this.tune = TUNE_REFUSE;
   }
 }
 
 function settingsValid(set: Settings): boolean {
   if (
-    SLEEP_MENU.indexOf(set.sleepMin) < 0 ||
-    typeof set.lockConsole !== "boolean" ||
-    !(set.brightness >= 0 && set.brightness < BRIGHTNESS_STEPS)
+    !Array.isArray(set) ||
+    set.length !== SETTINGS_COUNT ||
+    SLEEP_MENU.indexOf(set[S_SLEEP]) < 0 ||
+    typeof set[S_LOCK] !== "boolean" ||
+    typeof set[S_SOUND] !== "boolean" ||
+    !(set[S_BRIGHTNESS] >= 0 && set[S_BRIGHTNESS] < BRIGHTNESS_STEPS)
   )
     return false;
-  const flipOk = !checkFlipConfig({ players: set.players, grid: set.flipGrid, mode: set.flipMode, unitFlips: set.unitFlips });
-  if (set.preset === "brainflip") return flipOk;
-  return flipOk && !checkConfig({ preset: set.preset, harder: set.harder, mode: set.mode, games: set.games });
+  const flipOk = !checkFlipConfig(flipConfig(set));
+  if (set[S_GAME] === "brainflip") return flipOk;
+  return flipOk && !checkConfig(matchConfig(set));
 }

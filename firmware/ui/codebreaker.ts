@@ -3,7 +3,8 @@
  * five-peg race, with the unit as referee, codemaker or codebreaker. What the screen does with a key
  * and what it draws both follow one named mode (mode()), derived from the match and the work in hand.
  */
-import { EMPTY } from "../core/types";
+import { EMPTY, PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED } from "../core/types";
+import { REFUSED_BLANK, REFUSED_FEEDBACK_RANGE, ROLE_BREAKER, ROLE_MAKER } from "../core/types";
 import type { Code, Feedback, MatchState, Refusal, Result, Rules } from "../core/types";
 import {
   answer,
@@ -24,7 +25,7 @@ import { createConflictSearch } from "../core/conflict";
 import type { ConflictSearch } from "../core/conflict";
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
 import type { Layout } from "./layout";
-import { BLINK_ON, BLINK_PERIOD, Clock, drawCode, drawFeedback, pad, symbolColour } from "./frame";
+import { BLINK_ON, BLINK_PERIOD, Clock, drawCode, drawFeedback } from "./frame";
 import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, PINK, RED, VIOLET, WHITE } from "./palette";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_SOLVED, TUNE_WRONG_INFO } from "./tunes";
 import type { GameScreen } from "./screen";
@@ -32,6 +33,7 @@ import type { App } from "./app";
 import type { FlashTarget } from "./screen";
 import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
 import type { Settings } from "./menu";
+import { matchConfig, S_GAME } from "./menu";
 
 /** Evaluations per slice of background work (the unit's thinking, hints): about 0.3 s on the Pico (600 a second). */
 export const SOLVER_SLICE = 180;
@@ -45,6 +47,11 @@ const TRACK_HALF = 15;
 /** Builds without a track show the hint's count on the pad's rows 4 and 5 (free while a guess is keyed). */
 const PAD_HINT_BAR = 18;
 const PAD_HINT_LEN = 12;
+/**
+ * The thinking light's step. Work that ends within the first step (a move from the table, a small
+ * candidate list) shows none; the frame is drawn again only when the light moves, not after every slice.
+ */
+export const CHASE_MS = 150;
 
 /**
  * Where a match stands, for keys and drawing alike (mode()): the unit making its secret, a human keying
@@ -90,7 +97,8 @@ export class CodebreakerScreen implements GameScreen {
   private solverFor: MatchState | null = null;
   private solverHints = false;
   busy = false;
-  slices = 0;
+  /** When the work in hand began (ms): the thinking light steps along with the time it takes. */
+  busySince = 0;
   /** The answer just given to the unit (secret in the head), being checked for a contradiction before it counts. */
   checking: ConflictSearch | null = null;
   /** The hint shows until then (the count on the track, an example in an empty row). */
@@ -102,10 +110,29 @@ export class CodebreakerScreen implements GameScreen {
     return undefined;
   };
 
+  /**
+   * What stays put between commits, drawn once (the interpreter runs source text: a frame drawn from
+   * scratch costs a few ms there, ~0.3 s on a Pico): the rows played so far and the scores, copied
+   * natively into every frame. Valid while the last row drawn is still the game's row (rows only grow
+   * within a game) and the shift, rules and scores are the same.
+   */
+  private readonly base: Uint8Array;
+  private baseRows = 0;
+  private baseLast: unknown = null;
+  private baseShift = -1;
+  private baseRules: Rules | null = null;
+  private baseScores = -1;
+  /** The pad while a code is keyed, per rules (colour keys, blank, slots, controls), copied natively. */
+  private padImage: Uint8Array;
+  private padRules: Rules | null = null;
+
   constructor(
     readonly app: App,
     private readonly rand: () => number,
-  ) {}
+  ) {
+    this.base = new Uint8Array(app.layout.ledCount);
+    this.padImage = new Uint8Array(36);
+  }
 
   mode(): PlayMode {
     const m = this.match as MatchState;
@@ -114,14 +141,14 @@ export class CodebreakerScreen implements GameScreen {
     if (this.checking) return CHECKING;
     if (m.over) return MATCH_OVER;
     if (gameEnded(m)) return GAME_ENDED;
-    if (phase === "secret") return role === "maker" ? UNIT_SECRET : KEY_SECRET;
-    if (phase === "feedback") return KEY_FEEDBACK;
-    return role === "breaker" ? UNIT_THINKING : KEY_GUESS;
+    if (phase === PHASE_SECRET) return role === ROLE_MAKER ? UNIT_SECRET : KEY_SECRET;
+    if (phase === PHASE_FEEDBACK) return KEY_FEEDBACK;
+    return role === ROLE_BREAKER ? UNIT_THINKING : KEY_GUESS;
   }
 
   /** A new match from the settings; false when they do not make one. */
   start(s: Settings): boolean {
-    const config = { preset: s.preset as Rules["preset"], harder: s.harder, mode: s.mode, games: s.games };
+    const config = matchConfig(s);
     if (checkConfig(config)) return false;
     this.match = newMatch(config);
     this.enter();
@@ -135,8 +162,12 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   resumable(): boolean {
+    return this.unfinished() && (this.match as MatchState).config.preset === this.app.settings[S_GAME];
+  }
+
+  unfinished(): boolean {
     const m = this.match;
-    return m !== null && !m.over && m.config.preset === this.app.settings.preset;
+    return m !== null && !m.over;
   }
 
   /**
@@ -147,10 +178,10 @@ export class CodebreakerScreen implements GameScreen {
     const m = this.match;
     if (!m || m.over || m.wrongInfo || (m.config.mode !== "referee" && m.config.mode !== "manual")) return false;
     const g = m.game;
-    return g.secret !== null && (g.phase === "guess" || g.phase === "feedback");
+    return g.secret !== null && (g.phase === PHASE_GUESS || g.phase === PHASE_FEEDBACK);
   }
 
-  key(k: number, g: number, down: boolean, now: number): void {
+  key(k: number, g: number, down: boolean): void {
     const app = this.app;
     const m = this.match as MatchState;
     const mk = app.layout.maker;
@@ -163,63 +194,67 @@ export class CodebreakerScreen implements GameScreen {
     switch (this.mode()) {
       case MATCH_OVER:
         if (ok) app.go(app.menu);
-        else app.refuse(FLASH_ENTRY, [], now);
+        else app.refuse();
         return;
       case GAME_ENDED:
-        if (ok) this.commit(nextGame(m), FLASH_ENTRY, now);
-        else app.refuse(FLASH_ENTRY, [], now);
+        if (ok) this.commit(nextGame(m), FLASH_ENTRY);
+        else app.refuse();
         return;
       case KEY_SECRET:
-        if (mk) this.entryKeyMaker(k, now);
-        else this.entryKeyGrid(g, now, FLASH_SECRET);
+        if (mk) this.entryKeyMaker(k);
+        else this.entryKeyGrid(g, FLASH_SECRET);
         return;
       case KEY_GUESS:
         // On a build with a codemaker pad, its keys are not the codebreaker's.
-        if (mk && g < 0) app.refuse(FLASH_ENTRY, [], now);
-        else this.entryKeyGrid(g, now, FLASH_ENTRY);
+        if (mk && g < 0) app.refuse();
+        else this.entryKeyGrid(g, FLASH_ENTRY);
         return;
       case KEY_FEEDBACK:
-        this.feedbackKey(k, g, now);
+        this.feedbackKey(k, g);
         return;
       case CHECKING:
-        app.refuse(FLASH_FEEDBACK, [], now);
+        app.refuse(FLASH_FEEDBACK);
         return;
       default:
-        app.refuse(FLASH_ENTRY, [], now);
+        app.refuse();
     }
   }
 
   /** Colour, blank, slot, undo, clear and OK keys of the grid, for a guess (FLASH_ENTRY) or a secret (FLASH_SECRET, on one-pad builds). */
-  private entryKeyGrid(g: number, now: number, what: FlashTarget): void {
+  private entryKeyGrid(g: number, what: FlashTarget): void {
     const rules = rulesOf(this.match as MatchState);
     const app = this.app;
     if (g >= G_COLOUR && g < G_COLOUR + rules.colours) this.place(g - G_COLOUR);
-    else if (g === G_BLANK && rules.blanks) this.place(rules.colours);
-    else if (g >= G_SLOT && g < G_SLOT + rules.pegs) {
+    else if (g === G_BLANK) {
+      if (rules.blanks) this.place(rules.colours);
+      else app.refuse(what, REFUSED_BLANK);
+    } else if (g >= G_SLOT && g < G_SLOT + rules.pegs) {
       this.cursor = g - G_SLOT;
       app.tune = TUNE_CLICK;
-    } else if (g === G_UNDO) this.undo(now);
+    } else if (g === G_UNDO) this.undo();
     else if (g === G_CLEAR) {
       this.resetEntry();
       app.tune = TUNE_CLICK;
-    } else if (g === G_OK) this.submitEntry(what, now);
+    } else if (g === G_OK) this.submitEntry(what);
     else if (g === G_HINT && what === FLASH_ENTRY) {
-      this.hintUntil = now + HINT_MS;
+      this.hintUntil = app.now + HINT_MS;
       if (!this.busy) this.hintExample();
       app.tune = TUNE_CLICK;
-    } else app.refuse(what, [], now);
+    } else app.refuse(what);
   }
 
   /** The codemaker pad while the secret is entered. */
-  private entryKeyMaker(k: number, now: number): void {
+  private entryKeyMaker(k: number): void {
     const rules = rulesOf(this.match as MatchState);
     const mk = this.app.layout.maker as NonNullable<Layout["maker"]>;
     const colour = mk.colours.indexOf(k);
     if (colour >= 0 && colour < rules.colours) this.place(colour);
-    else if (k === mk.blank && rules.blanks) this.place(rules.colours);
-    else if (k === mk.undo) this.undo(now);
-    else if (k === mk.ok) this.submitEntry(FLASH_SECRET, now);
-    else this.app.refuse(FLASH_SECRET, [], now);
+    else if (k === mk.blank) {
+      if (rules.blanks) this.place(rules.colours);
+      else this.app.refuse(FLASH_SECRET, REFUSED_BLANK);
+    } else if (k === mk.undo) this.undo();
+    else if (k === mk.ok) this.submitEntry(FLASH_SECRET);
+    else this.app.refuse(FLASH_SECRET);
   }
 
   private place(symbol: number): void {
@@ -237,10 +272,10 @@ export class CodebreakerScreen implements GameScreen {
     this.app.tune = TUNE_CLICK;
   }
 
-  private undo(now: number): void {
+  private undo(): void {
     const pos = this.placed.pop();
     if (pos === undefined) {
-      this.app.refuse(FLASH_ENTRY, [], now);
+      this.app.refuse();
       return;
     }
     this.entry[pos] = EMPTY;
@@ -249,18 +284,18 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   /** OK on a guess (FLASH_ENTRY) or a secret (FLASH_SECRET). */
-  private submitEntry(what: FlashTarget, now: number): void {
+  private submitEntry(what: FlashTarget): void {
     const m = this.match as MatchState;
     const code = this.entry.slice();
     let allEmpty = true;
     for (let i = 0; i < code.length; i++) if (code[i] !== EMPTY) allEmpty = false;
     // Playing against the unit, the codemaker may keep the code in their head: OK on an empty secret.
-    if (what === FLASH_SECRET && allEmpty && unitRole(m) === "breaker") this.commit(keepSecretInHead(m), what, now);
-    else this.commit(what === FLASH_SECRET ? setSecret(m, code) : submitGuess(m, code), what, now);
+    if (what === FLASH_SECRET && allEmpty && unitRole(m) === ROLE_BREAKER) this.commit(keepSecretInHead(m), what);
+    else this.commit(what === FLASH_SECRET ? setSecret(m, code) : submitGuess(m, code), what);
   }
 
   /** Exact/near keys, undo and OK while the codemaker gives feedback. */
-  private feedbackKey(k: number, g: number, now: number): void {
+  private feedbackKey(k: number, g: number): void {
     const app = this.app;
     const mk = app.layout.maker;
     const m = this.match as MatchState;
@@ -271,7 +306,7 @@ export class CodebreakerScreen implements GameScreen {
     const isOk = mk ? k === mk.ok : g === G_OK;
     if (isExact || isNear) {
       if (this.fb.exact + this.fb.near >= pegs) {
-        app.refuse(FLASH_FEEDBACK, [], now);
+        app.refuse(FLASH_FEEDBACK, REFUSED_FEEDBACK_RANGE);
         return;
       }
       if (isExact) this.fb.exact++;
@@ -280,7 +315,7 @@ export class CodebreakerScreen implements GameScreen {
       app.tune = TUNE_CLICK;
     } else if (isUndo) {
       const last = this.fbPresses.pop();
-      if (last === undefined) app.refuse(FLASH_FEEDBACK, [], now);
+      if (last === undefined) app.refuse(FLASH_FEEDBACK);
       else {
         if (last) this.fb.exact--;
         else this.fb.near--;
@@ -293,16 +328,15 @@ export class CodebreakerScreen implements GameScreen {
         this.checking = createConflictSearch(rulesOf(m), m.game.rows.concat([{ guess: m.game.pending as Code, feedback: this.fb }]));
         this.solverFor = m;
         this.busy = true;
-        this.slices = 0;
-        this.think(now);
-      } else this.commit(r, FLASH_FEEDBACK, now);
-    } else app.refuse(FLASH_FEEDBACK, [], now);
+        this.busySince = app.now;
+      } else this.commit(r, FLASH_FEEDBACK);
+    } else app.refuse(FLASH_FEEDBACK);
   }
 
   /** Applies a core result: on success the new state is saved and the unit takes its turn; a refusal costs nothing. */
-  private commit(r: Result<MatchState>, target: FlashTarget, now: number): void {
+  private commit(r: Result<MatchState>, target: FlashTarget): void {
     if (!r.ok) {
-      this.refuseWith(r.refusal, target, now);
+      this.refuseWith(r.refusal, target);
       return;
     }
     const before = this.match as MatchState;
@@ -315,17 +349,18 @@ export class CodebreakerScreen implements GameScreen {
   private tuneFor(before: MatchState, after: MatchState): number[] {
     if (after.over && !before.over) return TUNE_MATCH_OVER;
     if (after.wrongInfo && !before.wrongInfo) return TUNE_WRONG_INFO;
-    if (after.game.phase === "solved" && before.game.phase !== "solved") return TUNE_SOLVED;
-    if (after.game.phase === "failed" && before.game.phase !== "failed") return TUNE_FAILED;
+    if (after.game.phase === PHASE_SOLVED && before.game.phase !== PHASE_SOLVED) return TUNE_SOLVED;
+    if (after.game.phase === PHASE_FAILED && before.game.phase !== PHASE_FAILED) return TUNE_FAILED;
     return TUNE_ACCEPT;
   }
 
   /**
-   * The unit's moves: it makes its secret at once; when it breaks, it starts choosing its guess
-   * (played at once from the table, or by think() in idle time). A human codebreaker's hints start
-   * the same way.
+   * The unit's moves: it makes its secret at once; when it breaks (and for a human codebreaker's hints)
+   * its solver starts on the rows so far, and think() works it out in slices, each a task of its own
+   * (none in the task of the key that asked: its frame goes out first). With `ready`, think() found the
+   * guess: it is played.
    */
-  runUnit(): void {
+  runUnit(ready?: boolean): void {
     for (let guard = 0; guard < 4; guard++) {
       const m = this.match as MatchState;
       const role = unitRole(m);
@@ -333,19 +368,22 @@ export class CodebreakerScreen implements GameScreen {
       const rows = m.game.rows;
       let r: Result<MatchState> | null = null;
       this.busy = false;
-      if (role === "maker" && m.game.phase === "secret") r = setSecret(m, randomSecret(rules, this.rand));
-      else if (m.game.phase === "guess") {
-        const hints = role !== "breaker";
-        // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
-        if (!this.solver || !rows.length || hints !== this.solverHints)
-          this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
-        this.solverHints = hints;
-        this.solver.start(rows);
-        this.solverFor = m;
-        this.slices = 0;
-        this.busy = !this.solver.step(SOLVER_SLICE, this.sliceOver);
-        if (this.busy || hints) return;
-        const guess = this.solver.guess();
+      if (role === ROLE_MAKER && m.game.phase === PHASE_SECRET) r = setSecret(m, randomSecret(rules, this.rand));
+      else if (m.game.phase === PHASE_GUESS) {
+        const hints = role !== ROLE_BREAKER;
+        if (!ready) {
+          // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
+          if (!this.solver || !rows.length || hints !== this.solverHints)
+            this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
+          this.solverHints = hints;
+          this.solver.start(rows);
+          this.solverFor = m;
+          this.busySince = this.app.now;
+          this.busy = true;
+          return;
+        }
+        ready = false;
+        const guess = (this.solver as SolverState).guess();
         if (guess) r = submitGuess(m, guess);
       }
       if (!r || !r.ok) return;
@@ -355,15 +393,15 @@ export class CodebreakerScreen implements GameScreen {
 
   /** Idle time: one more slice of the background work; true when it finished (render, play the tune, save). */
   think(now: number): boolean {
+    this.app.now = now;
     // The match moved on (a new match): what was being worked out no longer matters.
     if (this.match !== this.solverFor) this.busy = false;
     if (!this.busy) return false;
-    this.slices++;
     const checking = this.checking;
     if (checking) {
       if (!checking.step(SOLVER_SLICE, this.sliceOver)) return false;
       this.busy = false;
-      this.commit(answer(this.match as MatchState, this.fb, checking.rows()), FLASH_FEEDBACK, now);
+      this.commit(answer(this.match as MatchState, this.fb, checking.rows()), FLASH_FEEDBACK);
       return true;
     }
     if (!this.solver || !this.solver.step(SOLVER_SLICE, this.sliceOver)) return false;
@@ -372,8 +410,7 @@ export class CodebreakerScreen implements GameScreen {
       if (now < this.hintUntil) this.hintExample();
       return true;
     }
-    // The same rows again: runUnit takes the guess the solver found and plays it.
-    this.runUnit();
+    this.runUnit(true);
     this.app.tune = TUNE_ACCEPT;
     this.app.saveWanted = true;
     return true;
@@ -387,10 +424,14 @@ export class CodebreakerScreen implements GameScreen {
     for (let i = 0; i < example.length; i++) this.placed.push(i);
   }
 
-  private refuseWith(refusal: Refusal, target: FlashTarget, now: number): void {
+  private refuseWith(refusal: Refusal, target: FlashTarget): void {
     const m = this.match as MatchState;
-    if (refusal.refused === "feedback-range") target = FLASH_FEEDBACK;
-    this.app.refuse(target, refusal.positions.length ? refusal.positions : target === FLASH_FEEDBACK ? [m.game.rows.length] : [], now);
+    if (refusal.refused === REFUSED_FEEDBACK_RANGE) target = FLASH_FEEDBACK;
+    this.app.refuse(
+      target,
+      refusal.refused,
+      refusal.positions.length ? refusal.positions : target === FLASH_FEEDBACK ? [m.game.rows.length] : [],
+    );
   }
 
   resetEntry(): void {
@@ -417,56 +458,80 @@ export class CodebreakerScreen implements GameScreen {
     // A board with fewer rows than the preset shows the latest rows (the row being played at the top).
     const shift = Math.max(0, Math.min(current, rules.rows - 1) + 1 - L.rows);
     const row = current - shift;
+    frame.set(this.drawBase(m, L, rules, shift));
+    // Wrong information: the rows at fault alternate between the answer given and the true one (when known).
     const wi = m.wrongInfo;
-    for (let r = shift; r < game.rows.length; r++) {
-      const played = game.rows[r];
-      const at = r - shift;
-      drawCode(frame, L.seg.board + at * L.pegs, rules, played.guess);
-      // Wrong information: the row at fault alternates between the answer given and the true one (when known).
-      const wrong = wi !== null && wi.rows.indexOf(r) >= 0;
-      const shown = wrong && !cursorOn ? wi.correct : played.feedback;
-      if (shown) drawFeedback(frame, L.seg.keys + at * L.pegs, L.pegs, rules, shown);
-    }
+    if (wi && !cursorOn)
+      for (let i = 0; i < wi.rows.length; i++) {
+        const at = L.seg.keys + (wi.rows[i] - shift) * L.pegs;
+        if (wi.rows[i] < shift) continue;
+        frame.fill(OFF, at, at + L.pegs);
+        if (wi.correct) drawFeedback(frame, at, rules, wi.correct);
+      }
     const entryOnBoard = mode === KEY_GUESS && current < rules.rows;
     if (entryOnBoard) this.drawEntry(frame, L.seg.board + row * L.pegs, rules, cursorOn, flashOff && app.flashTarget === FLASH_ENTRY);
     if ((mode === KEY_FEEDBACK || mode === CHECKING) && game.pending) {
       drawCode(frame, L.seg.board + row * L.pegs, rules, game.pending);
       const keysStart = L.seg.keys + row * L.pegs;
-      if (flashOff && app.flashTarget === FLASH_FEEDBACK) frame.fill(OFF, keysStart, keysStart + L.pegs);
-      else {
-        drawFeedback(frame, keysStart, L.pegs, rules, this.fb);
-        // Unfilled key holes of the row awaiting feedback blink, so the codemaker sees it is their turn.
-        if (cursorOn) for (let i = 0; i < L.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
+      if (!(flashOff && app.flashTarget === FLASH_FEEDBACK)) {
+        drawFeedback(frame, keysStart, rules, this.fb);
+        // Unfilled key holes of the row awaiting feedback blink (the preset's holes only), so the codemaker sees it is their turn.
+        if (cursorOn) for (let i = 0; i < rules.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
       }
     }
     // The secret: revealed at the end; under the shield it shows to the (human) codemaker only.
     const secretStart = L.seg.secret;
     if (secretStart >= 0) {
       if (ended && game.secret) drawCode(frame, secretStart, rules, game.secret);
-      else if (L.secretShielded && unitRole(m) !== "maker") {
+      else if (L.secretShielded && unitRole(m) !== ROLE_MAKER) {
         if (mode === KEY_SECRET) this.drawEntry(frame, secretStart, rules, cursorOn, flashOff && app.flashTarget === FLASH_SECRET);
         else if (game.secret) drawCode(frame, secretStart, rules, game.secret);
       }
     }
     this.drawPad(frame, L, rules, mode, cursorOn);
-    this.drawScores(frame, L, rules);
-    // Background work: the unit choosing its guess (its row), checking an answer (the row's key pegs).
-    if (this.busy && !ended) {
-      if (mode === UNIT_THINKING) chase(frame, L.seg.board + row * L.pegs, L.pegs, this.slices);
-      if (mode === CHECKING) chase(frame, L.seg.keys + row * L.pegs, L.pegs, this.slices);
-    }
+    // Background work: a light runs along the unit's row while it chooses its guess, or along the row's
+    // key pegs while an answer is checked, one step every CHASE_MS once the work outlasts the first.
+    if (this.busy && (mode === UNIT_THINKING || mode === CHECKING))
+      this.chase(frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, L.pegs, clock);
     if (entryOnBoard && clock.now < this.hintUntil) this.drawHint(frame, L, clock);
     if (L.seg.status >= 0) {
       // Whose move: the codemaker's colour while the secret or feedback is awaited, else the codebreaker's.
-      const mover = game.phase === "secret" || game.phase === "feedback" ? m.maker : 1 - m.maker;
+      const mover = game.phase === PHASE_SECRET || game.phase === PHASE_FEEDBACK ? m.maker : 1 - m.maker;
       frame[L.seg.status] = m.over ? (m.winner >= 0 ? PLAYER_COLOURS[m.winner] : WHITE) : PLAYER_COLOURS[mover];
       const alert = L.seg.status + 1;
-      if (L.segLen.status > 1 && frame[alert] === OFF) {
+      if (L.segLen.status > 1) {
         if (wi) frame[alert] = cursorOn ? RED : OFF;
-        else if (game.phase === "solved") frame[alert] = GREEN;
-        else if (game.phase === "failed") frame[alert] = ORANGE;
+        else if (game.phase === PHASE_SOLVED) frame[alert] = GREEN;
+        else if (game.phase === PHASE_FAILED) frame[alert] = ORANGE;
       }
     }
+  }
+
+  /** The rows played and the scores, brought up to date (usually: nothing, or the one new row). */
+  private drawBase(m: MatchState, L: Layout, rules: Rules, shift: number): Uint8Array {
+    const base = this.base;
+    const rows = m.game.rows;
+    let n = this.baseRows;
+    if (shift !== this.baseShift || rules !== this.baseRules || n > rows.length || (n > 0 && rows[n - 1] !== this.baseLast)) {
+      base.fill(OFF);
+      n = 0;
+      this.baseScores = -1;
+    }
+    for (; n < rows.length; n++)
+      if (n >= shift) {
+        drawCode(base, L.seg.board + (n - shift) * L.pegs, rules, rows[n].guess);
+        drawFeedback(base, L.seg.keys + (n - shift) * L.pegs, rules, rows[n].feedback);
+      }
+    this.baseRows = n;
+    this.baseLast = n > 0 ? rows[n - 1] : null;
+    this.baseShift = shift;
+    this.baseRules = rules;
+    const scores = m.scores[0] * 4096 + m.scores[1];
+    if (scores !== this.baseScores) {
+      this.baseScores = scores;
+      this.drawScores(base, L, rules, m.scores);
+    }
+    return base;
   }
 
   /** The row (or secret) being keyed: its pegs, the cursor's hole blinking, the holes at fault of a refusal dark. */
@@ -478,45 +543,60 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   private drawPad(frame: Uint8Array, L: Layout, rules: Rules, mode: PlayMode, cursorOn: boolean): void {
+    const p = L.seg.pad;
     const game = (this.match as MatchState).game;
-    pad(frame, L, G_MENU, BLUE);
+    if (p < 0) return;
+    frame[p + G_MENU] = BLUE;
     if (mode === GAME_ENDED || mode === MATCH_OVER) {
       // The reveal: the secret on the slot row, and OK for the next game.
-      if (game.secret) for (let i = 0; i < rules.pegs; i++) pad(frame, L, G_SLOT + i, symbolColour(rules, game.secret[i]));
-      pad(frame, L, G_OK, cursorOn ? GREEN : OFF);
+      if (game.secret) drawCode(frame, p + G_SLOT, rules, game.secret);
+      frame[p + G_OK] = cursorOn ? GREEN : OFF;
     } else if (mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker)) {
-      for (let c = 0; c < rules.colours; c++) pad(frame, L, G_COLOUR + c, PEG_COLOURS[c]);
-      if (rules.blanks) pad(frame, L, G_BLANK, CYAN);
-      // Slot keys: hole colour, the cursor's blinking. A secret keyed on the grid is never shown there.
-      for (let i = 0; i < rules.pegs; i++) pad(frame, L, G_SLOT + i, i === this.cursor && !cursorOn ? OFF : HOLE);
-      pad(frame, L, G_UNDO, ORANGE);
-      pad(frame, L, G_CLEAR, RED);
-      pad(frame, L, G_OK, GREEN);
-      if (mode === KEY_GUESS) pad(frame, L, G_HINT, WHITE);
+      frame.set(this.padFor(rules), p);
+      // The cursor's slot key blinks; a secret keyed on the grid has no hint key.
+      if (!cursorOn) frame[p + G_SLOT + this.cursor] = OFF;
+      if (mode !== KEY_GUESS) frame[p + G_HINT] = OFF;
     } else if ((mode === KEY_FEEDBACK || mode === CHECKING) && !L.maker) {
-      pad(frame, L, G_EXACT, rules.look === "arms" ? RED : VIOLET);
-      pad(frame, L, G_NEAR, WHITE);
-      pad(frame, L, G_UNDO, ORANGE);
-      pad(frame, L, G_OK, GREEN);
+      frame[p + G_EXACT] = rules.look === "arms" ? RED : VIOLET;
+      frame[p + G_NEAR] = WHITE;
+      frame[p + G_UNDO] = ORANGE;
+      frame[p + G_OK] = GREEN;
     }
   }
 
-  private drawScores(frame: Uint8Array, L: Layout, rules: Rules): void {
-    const m = this.match as MatchState;
+  /** The pad while a code is keyed under these rules: colour keys, blank, hole-coloured slot keys, undo, clear, OK, hint, menu. */
+  private padFor(rules: Rules): Uint8Array {
+    const img = this.padImage;
+    if (rules === this.padRules) return img;
+    img.fill(OFF);
+    for (let c = 0; c < rules.colours; c++) img[G_COLOUR + c] = PEG_COLOURS[c];
+    if (rules.blanks) img[G_BLANK] = CYAN;
+    img.fill(HOLE, G_SLOT, G_SLOT + rules.pegs);
+    img[G_UNDO] = ORANGE;
+    img[G_CLEAR] = RED;
+    img[G_OK] = GREEN;
+    img[G_HINT] = WHITE;
+    img[G_MENU] = BLUE;
+    this.padRules = rules;
+    return img;
+  }
+
+  private drawScores(frame: Uint8Array, L: Layout, rules: Rules, scores: number[]): void {
     const start = L.seg.track;
     const len = L.segLen.track;
     if (start < 0) return;
+    frame.fill(OFF, start, start + len);
     if (rules.scoring === "race") {
       // Each player's scoring peg on its hole (1..30); both on one hole shows pink.
       for (let p = 0; p < 2; p++) {
-        const hole = Math.min(m.scores[p], len);
+        const hole = Math.min(scores[p], len);
         if (hole > 0) frame[start + hole - 1] = frame[start + hole - 1] === OFF ? PLAYER_COLOURS[p] : PINK;
       }
       return;
     }
     // Points: a bar per player from each end, one LED a point; every full lap of 15 turns the bar white-tipped.
     for (let p = 0; p < 2; p++) {
-      const score = m.scores[p];
+      const score = scores[p];
       const laps = Math.floor(score / TRACK_HALF);
       const rest = score % TRACK_HALF;
       for (let i = 0; i < TRACK_HALF && i < len / 2; i++) {
@@ -524,6 +604,17 @@ export class CodebreakerScreen implements GameScreen {
         if (lit !== OFF) frame[p === 0 ? start + i : start + len - 1 - i] = lit;
       }
     }
+  }
+
+  /**
+   * The thinking light along `len` LEDs from `start`: one step every CHASE_MS of the work in hand, none in
+   * its first step; notes when it moves next. (Half a millisecond of slack: a render due at a step's time
+   * must count that step, whatever the rounding of the times.)
+   */
+  private chase(frame: Uint8Array, start: number, len: number, clock: Clock): void {
+    const steps = Math.floor((clock.now - this.busySince + 0.5) / CHASE_MS);
+    clock.at(this.busySince + (steps + 1) * CHASE_MS);
+    if (steps > 0) chase(frame, start, len, steps - 1);
   }
 
   /**
@@ -538,19 +629,15 @@ export class CodebreakerScreen implements GameScreen {
     const n = this.solver ? this.solver.total() : 0;
     frame.fill(OFF, start, start + len);
     clock.at(this.hintUntil);
-    if (this.busy) chase(frame, start, len, this.slices);
+    if (this.busy) this.chase(frame, start, len, clock);
     else if (!n) frame[start] = RED;
     else frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
   }
 }
 
-/**
- * A light running along `len` LEDs from `start`, one step a slice, for background work still going
- * after its first slice (about 0.3 s on the Pico, 180 evaluations): a move from the table or a small
- * candidate list is done within the slice and shows nothing.
- */
-function chase(frame: Uint8Array, start: number, len: number, slices: number): void {
+/** A light running along `len` LEDs from `start`, at step `step`. */
+function chase(frame: Uint8Array, start: number, len: number, step: number): void {
   // (Over a white key peg the light is a gap, so it shows on any answer.)
-  const at = start + (slices % len);
+  const at = start + (step % len);
   frame[at] = frame[at] === WHITE ? OFF : WHITE;
 }

@@ -10,6 +10,10 @@ import type { FlipState } from "../core/brainflip";
 import {
   answerQuestion,
   correctLastAnswer,
+  FLIP_ANSWER,
+  FLIP_ASK,
+  FLIP_OVER,
+  FLIP_PICK,
   FLIP_TARGET,
   guessCard,
   masterMistake,
@@ -19,11 +23,12 @@ import {
   questionLimit,
 } from "../core/brainflip";
 import type { Result } from "../core/types";
+import type { Settings } from "./menu";
+import { flipConfig } from "./menu";
 import { Clock, pad, BLINK_ON, BLINK_PERIOD } from "./frame";
 import type { Layout } from "./layout";
 import type { GameScreen } from "./screen";
 import type { App } from "./app";
-import { FLASH_ENTRY } from "./screen";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, PINK, RED, VIOLET, WHITE, YELLOW } from "./palette";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_SOLVED } from "./tunes";
 
@@ -60,19 +65,24 @@ export class FlipScreen implements GameScreen {
   constructor(readonly app: App) {}
 
   /** A new game; player 1 (red) is the first Master. */
-  start(s: FlipSettings): void {
-    const grid = Math.min(s.flipGrid, maxFlipGrid(this.app.layout));
-    this.state = newFlipGame({ players: s.players, grid: grid, mode: s.flipMode, unitFlips: s.unitFlips }, 0);
+  start(s: Settings): void {
+    const config = flipConfig(s);
+    config.grid = Math.min(config.grid, maxFlipGrid(this.app.layout));
+    this.state = newFlipGame(config, 0);
   }
 
   resumable(): boolean {
     return this.state !== null && !this.state.over;
   }
 
+  unfinished(): boolean {
+    return this.resumable();
+  }
+
   /** A round whose card is picked: the Master's secret. */
   holdsSecret(): boolean {
     const s = this.state;
-    return s !== null && !s.over && s.round.phase === "ask";
+    return s !== null && !s.over && s.round.phase === FLIP_ASK;
   }
 
   /** The card under a grid position, or -1 outside the grid in use. */
@@ -89,7 +99,7 @@ export class FlipScreen implements GameScreen {
     return ((card / n) | 0) * 6 + (card % n);
   }
 
-  key(k: number, g: number, down: boolean, now: number): void {
+  key(k: number, g: number, down: boolean): void {
     if (!down) return;
     const s = this.state as FlipState;
     const app = this.app;
@@ -110,10 +120,10 @@ export class FlipScreen implements GameScreen {
       }
       r = nextRound(s);
       tune = TUNE_ACCEPT;
-    } else if (card >= 0 && round.phase === "pick") {
+    } else if (card >= 0 && round.phase === FLIP_PICK) {
       r = pickCard(s, card);
       // A quiet click only: the pick must not be heard as different from any other key.
-    } else if (card >= 0 && round.phase === "ask") {
+    } else if (card >= 0 && round.phase === FLIP_ASK) {
       r = guessCard(s, card);
       if (r.ok) tune = r.state.round.finder >= 0 ? TUNE_SOLVED : TUNE_FAILED;
     } else if (is(mk ? mk.yes : undefined, FG_YES) || is(mk ? mk.no : undefined, FG_NO)) {
@@ -132,7 +142,7 @@ export class FlipScreen implements GameScreen {
       tune = TUNE_FAILED;
     }
     if (!r || !r.ok) {
-      app.refuse(FLASH_ENTRY, [], now);
+      app.refuse();
       return;
     }
     this.state = r.state;
@@ -150,7 +160,7 @@ export class FlipScreen implements GameScreen {
     // Cards in play light cyan, wrong guesses go dark; at the end the picked card blinks green.
     for (let c = 0; c < n * n; c++) {
       let colour = round.wrongCards.indexOf(c) >= 0 ? OFF : CYAN;
-      if (round.phase === "over" && c === round.pick) colour = on ? GREEN : OFF;
+      if (round.phase === FLIP_OVER && c === round.pick) colour = on ? GREEN : OFF;
       pad(frame, L, this.cardPos(c), colour);
     }
     if (!L.maker) {
@@ -165,7 +175,7 @@ export class FlipScreen implements GameScreen {
     const pegs = L.pegs;
     for (let i = 0; i < round.log.length && i < L.rows; i++) {
       const e = round.log[i];
-      const colour = e.kind === "answer" ? (e.yes ? GREEN : RED) : e.yes ? WHITE : ORANGE;
+      const colour = e.kind === FLIP_ANSWER ? (e.yes ? GREEN : RED) : e.yes ? WHITE : ORANGE;
       for (let j = 0; j < pegs; j++) frame[L.seg.board + i * pegs + j] = colour;
       frame[L.seg.keys + i * pegs] = FLIP_PLAYER_COLOURS[e.player];
     }
@@ -181,13 +191,14 @@ export class FlipScreen implements GameScreen {
     }
     if (L.seg.status >= 0) {
       // Whose move: the Master's colour (blinking) while the card is picked, then the player to ask.
-      let mover = round.phase === "pick" ? round.master : round.turn;
+      let mover = round.phase === FLIP_PICK ? round.master : round.turn;
       if (s.over) mover = s.winner;
-      const lit = round.phase !== "pick" || on;
+      const lit = round.phase !== FLIP_PICK || on;
       frame[L.seg.status] = lit && mover >= 0 ? FLIP_PLAYER_COLOURS[mover] : OFF;
       // The answer just given: green for yes, red for no, until the next question.
       const last = round.log.length ? round.log[round.log.length - 1] : null;
-      if (L.segLen.status > 1 && last && last.kind === "answer" && round.phase === "ask") frame[L.seg.status + 1] = last.yes ? GREEN : RED;
+      if (L.segLen.status > 1 && last && last.kind === FLIP_ANSWER && round.phase === FLIP_ASK)
+        frame[L.seg.status + 1] = last.yes ? GREEN : RED;
     }
   }
 }

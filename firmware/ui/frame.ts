@@ -7,6 +7,8 @@ import { HOLE, OFF, PEG_COLOURS, RED, VIOLET, WHITE } from "./palette";
 /** The cursor blinks on for BLINK_ON of every BLINK_PERIOD ms. */
 export const BLINK_PERIOD = 600;
 export const BLINK_ON = 400;
+/** Pegs at fault flash, and a key asking to be pressed again blinks, at this half period (ms). */
+export const FLASH_HALF = 120;
 
 /** The time of a render, and the earliest time the picture will change again. */
 export class Clock {
@@ -43,12 +45,15 @@ export function drawCode(frame: Uint8Array, start: number, rules: Rules, code: C
   for (let i = 0; i < code.length; i++) frame[start + i] = symbolColour(rules, code[i]);
 }
 
-/** Draws one row's feedback on its key pixels in the preset's look (never in peg order). */
-export function drawFeedback(frame: Uint8Array, start: number, width: number, rules: Rules, fb: Feedback): void {
+/**
+ * Draws one row's feedback on its key pixels in the preset's look (never in peg order), over the preset's
+ * own holes (a four-peg preset on a five-hole board leaves the fifth dark).
+ */
+export function drawFeedback(frame: Uint8Array, start: number, rules: Rules, fb: Feedback): void {
   if (rules.look === "arms") {
     // Indicator arms: the red arm grows from the left by exact, the white arm from the right by near.
     for (let i = 0; i < fb.exact; i++) frame[start + i] = RED;
-    for (let i = 0; i < fb.near; i++) frame[start + width - 1 - i] = WHITE;
+    for (let i = 0; i < fb.near; i++) frame[start + rules.pegs - 1 - i] = WHITE;
   } else {
     // Key pegs: all black (shown violet) first, then all white.
     for (let i = 0; i < fb.exact; i++) frame[start + i] = VIOLET;

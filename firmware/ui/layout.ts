@@ -22,7 +22,6 @@ export interface MakerKeys {
   ok: number;
 }
 export interface CompiledProfile<P> {
-  id: string;
   /** Holes per board row and rows on the board (the largest preset the build can show). */
   pegs: number;
   rows: number;

@@ -9,34 +9,98 @@
  * options, lit in the colour of the current one). Settings that mean different things for different
  * games are different settings (a Brain Flip grid is not a match length).
  */
-import type { MatchMode, PresetId } from "../core/types";
+import type { MatchConfig, MatchMode, PresetId } from "../core/types";
+import type { FlipConfig, FlipMode } from "../core/brainflip";
 import type { FlipSettings } from "./flip";
 import { maxFlipGrid } from "./flip";
 import { rulesFor } from "../core/presets";
 import type { Layout } from "./layout";
 import { G_OK } from "./layout";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, RED, VIOLET, WHITE, YELLOW } from "./palette";
-import { BLINK_ON, BLINK_PERIOD, Clock, pad } from "./frame";
-import { TUNE_CLICK } from "./tunes";
+import { BLINK_ON, BLINK_PERIOD, Clock, FLASH_HALF } from "./frame";
+import { TUNE_CLICK, TUNE_CONFIRM } from "./tunes";
 import type { Screen } from "./screen";
 import type { App } from "./app";
-import { FLASH_ENTRY } from "./screen";
 
 /** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
 export type GameId = PresetId | "brainflip";
 
-export interface Settings extends FlipSettings {
+/**
+ * The settings, one per index (S_*): a list, so that a menu item names its setting by an index rather
+ * than by a pair of functions to read and write it, and the save holds them in a dozen bytes.
+ * NamedSettings is the same by name, for views and tools (settingsByName).
+ */
+export type Settings = [GameId, boolean, MatchMode, number, number, boolean, number, boolean, FlipMode, number, number, boolean];
+/** The game chosen: a codebreaker preset or Brain Flip. */
+export const S_GAME = 0;
+/** The harder variant. */
+export const S_HARDER = 1;
+/** The codebreaker roles. */
+export const S_MODE = 2;
+/** The codebreaker match length. */
+export const S_GAMES = 3;
+/** 0 (dimmest) .. BRIGHTNESS_STEPS-1. */
+export const S_BRIGHTNESS = 4;
+export const S_SOUND = 5;
+/** Idle minutes before sleep (one of SLEEP_MENU). */
+export const S_SLEEP = 6;
+/** Lock the USB console while a two-player game holds a secret. */
+export const S_LOCK = 7;
+/** Brain Flip: its rules, players, grid size, and whether the unit flips the answers. */
+export const S_FLIP_MODE = 8;
+export const S_PLAYERS = 9;
+export const S_GRID = 10;
+export const S_UNIT_FLIPS = 11;
+export const SETTINGS_COUNT = 12;
+
+/** A codebreaker match's config from the settings. */
+export function matchConfig(s: Settings): MatchConfig {
+  return { preset: s[S_GAME] as PresetId, harder: s[S_HARDER], mode: s[S_MODE], games: s[S_GAMES] };
+}
+
+/** A Brain Flip game's config from the settings (the grid as chosen, before a build's limit). */
+export function flipConfig(s: Settings): FlipConfig {
+  return { players: s[S_PLAYERS], grid: s[S_GRID], mode: s[S_FLIP_MODE], unitFlips: s[S_UNIT_FLIPS] };
+}
+
+/** The settings' names, by index (views, tools and the save's Node-side decoder; not in the bundle). */
+export const SETTING_NAMES = [
+  "preset",
+  "harder",
+  "mode",
+  "games",
+  "brightness",
+  "sound",
+  "sleepMin",
+  "lockConsole",
+  "flipMode",
+  "players",
+  "flipGrid",
+  "unitFlips",
+] as const;
+
+/** The settings by name (views and tools). */
+export interface NamedSettings extends FlipSettings {
   preset: GameId;
   harder: boolean;
   mode: MatchMode;
   games: number;
-  /** 0 (dimmest) .. BRIGHTNESS_STEPS-1 */
   brightness: number;
   sound: boolean;
-  /** Idle minutes before sleep (one of SLEEP_MENU). */
   sleepMin: number;
-  /** Lock the USB console while a two-player game holds a secret. */
   lockConsole: boolean;
+}
+
+/** Settings by index -> by name. */
+export function settingsByName(s: Settings): NamedSettings {
+  const out: Record<string, unknown> = {};
+  SETTING_NAMES.forEach((name, i) => (out[name] = s[i]));
+  return out as unknown as NamedSettings;
+}
+
+/** Settings by name -> by index. */
+export function settingsByIndex(n: NamedSettings): Settings {
+  return SETTING_NAMES.map((name) => n[name]) as unknown as Settings;
 }
 
 export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"];
@@ -52,6 +116,9 @@ export const SLEEP_MENU = [2, 5, 15];
 const ON_OFF = [true, false];
 const OFF_ON = [false, true];
 const ON_OFF_COLOURS = [GREEN, RED];
+
+/** How long the menu waits for the OK that confirms a new game over an unfinished one. */
+export const CONFIRM_MS = 3000;
 
 /** Grid positions of the menu's own keys (row 6): the console lock, resume, OK (as on the play screen). */
 export const G_LOCK = 31;
@@ -72,11 +139,11 @@ export interface MenuItem {
   at: number;
   /** A cycle has one key that steps through the options; a choice (no `cycle`) has a key per option. */
   cycle?: boolean;
+  /** The setting it reads and writes (S_*). */
+  set: number;
   options: unknown[];
   /** A choice: the colour of its options (the chosen one is white). A cycle: the colour of each option. */
   colours: number[];
-  chosen(s: Settings): unknown;
-  choose(s: Settings, v: unknown): void;
   /** May the setting take this value now? (Not offered, or refused, when it may not.) */
   allowed?: (v: unknown, s: Settings, c: MenuContext) => boolean;
 }
@@ -91,10 +158,7 @@ const GAME_ROW: MenuItem = {
   cycle: false,
   options: PRESET_MENU,
   colours: [YELLOW],
-  chosen: (s) => s.preset,
-  choose: (s, v) => {
-    s.preset = v as GameId;
-  },
+  set: S_GAME,
   allowed: (v, _s, c) => presetFits(c.layout, v as GameId),
 };
 
@@ -104,40 +168,28 @@ const UNIT_ITEMS: MenuItem[] = [
     at: 24,
     options: BRIGHTNESS_MENU,
     colours: [YELLOW],
-    chosen: (s) => s.brightness,
-    choose: (s, v) => {
-      s.brightness = v as number;
-    },
+    set: S_BRIGHTNESS,
   },
   {
     at: G_SLEEP,
     cycle: true,
     options: SLEEP_MENU,
     colours: [CYAN, BLUE, VIOLET],
-    chosen: (s) => s.sleepMin,
-    choose: (s, v) => {
-      s.sleepMin = v as number;
-    },
+    set: S_SLEEP,
   },
   {
     at: G_SOUND,
     cycle: true,
     options: ON_OFF,
     colours: ON_OFF_COLOURS,
-    chosen: (s) => s.sound,
-    choose: (s, v) => {
-      s.sound = v as boolean;
-    },
+    set: S_SOUND,
   },
   {
     at: G_LOCK,
     cycle: true,
     options: ON_OFF,
     colours: ON_OFF_COLOURS,
-    chosen: (s) => s.lockConsole,
-    choose: (s, v) => {
-      s.lockConsole = v as boolean;
-    },
+    set: S_LOCK,
     // Issue 14: the codebreaker must not unlock the console to read a secret in play.
     allowed: (v, _s, c) => v === true || !c.secretHeld(),
   },
@@ -154,30 +206,21 @@ export const CODEBREAKER_MENU: MenuItem[] = withUnitItems([
     at: 6,
     options: OFF_ON,
     colours: [GREEN],
-    chosen: (s) => s.harder,
-    choose: (s, v) => {
-      s.harder = v as boolean;
-    },
+    set: S_HARDER,
   },
   {
     at: 12,
     options: MODE_MENU,
     colours: [ORANGE],
-    chosen: (s) => s.mode,
-    choose: (s, v) => {
-      s.mode = v as MatchMode;
-    },
+    set: S_MODE,
   },
   {
     at: 18,
     options: GAMES_MENU,
     colours: [BLUE],
-    chosen: (s) => s.games,
-    choose: (s, v) => {
-      s.games = v as number;
-    },
+    set: S_GAMES,
     // The race has no agreed length (first to hole 30).
-    allowed: (_v, s) => s.preset !== "race",
+    allowed: (_v, s) => s[S_GAME] !== "race",
   },
 ]);
 
@@ -188,28 +231,19 @@ export const FLIP_MENU: MenuItem[] = withUnitItems([
     at: 6,
     options: ["flip", "straight"],
     colours: [GREEN],
-    chosen: (s) => s.flipMode,
-    choose: (s, v) => {
-      s.flipMode = v as FlipSettings["flipMode"];
-    },
+    set: S_FLIP_MODE,
   },
   {
     at: 12,
     options: FLIP_PLAYERS_MENU,
     colours: [ORANGE],
-    chosen: (s) => s.players,
-    choose: (s, v) => {
-      s.players = v as number;
-    },
+    set: S_PLAYERS,
   },
   {
     at: 18,
     options: FLIP_GRID_MENU,
     colours: [BLUE],
-    chosen: (s) => s.flipGrid,
-    choose: (s, v) => {
-      s.flipGrid = v as number;
-    },
+    set: S_GRID,
     // 6x6 needs the codemaker pad for the Master's keys.
     allowed: (v, _s, c) => (v as number) <= maxFlipGrid(c.layout),
   },
@@ -218,16 +252,13 @@ export const FLIP_MENU: MenuItem[] = withUnitItems([
     cycle: true,
     options: OFF_ON,
     colours: [RED, GREEN],
-    chosen: (s) => s.unitFlips,
-    choose: (s, v) => {
-      s.unitFlips = v as boolean;
-    },
+    set: S_UNIT_FLIPS,
   },
 ]);
 
 /** The menu for the game chosen in the settings. */
 export function menuFor(s: Settings): MenuItem[] {
-  return s.preset === "brainflip" ? FLIP_MENU : CODEBREAKER_MENU;
+  return s[S_GAME] === "brainflip" ? FLIP_MENU : CODEBREAKER_MENU;
 }
 
 /**
@@ -264,21 +295,34 @@ export const MENU_KEY_LEGENDS: Record<number, string> = { 34: "resume", 35: "OK:
 /** The menu screen: every key and every LED of it comes from the game's table above. */
 export class MenuScreen implements Screen {
   readonly name = "menu";
+  /** Until then a second OK starts a new game over the unfinished one. */
+  confirmUntil = 0;
+  /** The pad as last drawn, and what it was drawn from. */
+  private readonly image = new Uint8Array(36);
+  private stamp = "";
 
   constructor(readonly app: App) {}
 
-  key(_k: number, g: number, down: boolean, now: number): void {
+  key(_k: number, g: number, down: boolean): void {
     const app = this.app;
     const s = app.settings;
     if (!down) return;
+    const confirming = app.now < this.confirmUntil;
+    this.confirmUntil = 0;
     if (g === G_OK) {
-      app.start(now);
+      // A new game would replace one begun and not over: the first OK asks (OK blinking fast, status LED 2
+      // yellow, a warning tone), a second within CONFIRM_MS starts it; any other key lets it be.
+      if (app.game().unfinished() && !confirming) {
+        this.confirmUntil = app.warnUntil = app.now + CONFIRM_MS;
+        app.tune = TUNE_CONFIRM;
+      } else app.start();
       return;
     }
+    if (confirming) app.warnUntil = 0;
     if (g === G_RESUME) {
       const game = app.game();
       if (game.resumable()) app.go(game);
-      else app.refuse(FLASH_ENTRY, [], now);
+      else app.refuse();
       return;
     }
     const items = menuFor(s);
@@ -287,31 +331,45 @@ export class MenuScreen implements Screen {
       const n = item.options.length;
       const col = g - item.at;
       if (item.cycle ? col !== 0 : col < 0 || col >= n) continue;
-      const v = item.cycle ? item.options[(item.options.indexOf(item.chosen(s)) + 1) % n] : item.options[col];
+      const v = item.cycle ? item.options[(item.options.indexOf(s[item.set]) + 1) % n] : item.options[col];
       if (item.allowed && !item.allowed(v, s, app)) break;
-      item.choose(s, v);
+      (s as unknown[])[item.set] = v;
       app.tune = TUNE_CLICK;
       app.saveWanted = true;
       return;
     }
-    app.refuse(FLASH_ENTRY, [], now);
+    app.refuse();
   }
 
   draw(frame: Uint8Array, clock: Clock): void {
     const app = this.app;
     const L = app.layout;
     const s = app.settings;
-    const items = menuFor(s);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      const value = item.chosen(s);
-      if (item.cycle) pad(frame, L, item.at, item.colours[item.options.indexOf(value)]);
-      else
-        for (let o = 0; o < item.options.length; o++)
-          if (!item.allowed || item.allowed(item.options[o], s, app))
-            pad(frame, L, item.at + o, item.options[o] === value ? WHITE : item.colours[0]);
+    const p = L.seg.pad;
+    if (p < 0) return;
+    // Drawn again only when what it shows changed (the settings, resume, the console lock's say): the table
+    // walk costs about a millisecond on the interpreter, while the OK key blinks twice a second.
+    const resumable = app.game().resumable();
+    const stamp = JSON.stringify(s) + resumable + app.secretHeld();
+    const img = this.image;
+    if (stamp !== this.stamp) {
+      this.stamp = stamp;
+      img.fill(OFF);
+      const items = menuFor(s);
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        const value = s[item.set];
+        if (item.cycle) img[item.at] = item.colours[item.options.indexOf(value)];
+        else
+          for (let o = 0; o < item.options.length; o++)
+            if (!item.allowed || item.allowed(item.options[o], s, app))
+              img[item.at + o] = item.options[o] === value ? WHITE : item.colours[0];
+      }
+      if (resumable) img[G_RESUME] = CYAN;
     }
-    if (app.game().resumable()) pad(frame, L, G_RESUME, CYAN);
-    pad(frame, L, G_OK, clock.blink(BLINK_PERIOD, BLINK_ON) ? GREEN : OFF);
+    frame.set(img, p);
+    const confirming = clock.now < this.confirmUntil;
+    if (confirming) clock.at(this.confirmUntil);
+    frame[p + G_OK] = (confirming ? clock.blink(FLASH_HALF * 2, FLASH_HALF) : clock.blink(BLINK_PERIOD, BLINK_ON)) ? GREEN : OFF;
   }
 }

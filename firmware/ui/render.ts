@@ -3,16 +3,23 @@
  * LED 2 first, then the active screen draws. Pure; the time is an argument and render() returns when
  * the picture next changes (a blink), or -1 if it is still.
  */
-import { OFF, ORANGE, RED, YELLOW } from "./palette";
-import { BLINK_ON, BLINK_PERIOD, Clock } from "./frame";
+import { CYAN, OFF, ORANGE, PINK, RED, VIOLET, WHITE, YELLOW } from "./palette";
+import { BLINK_ON, BLINK_PERIOD, Clock, FLASH_HALF } from "./frame";
 import type { App } from "./app";
 
 export { drawFeedback, symbolColour } from "./frame";
 export { PLAYER_COLOURS } from "./codebreaker";
 export { SELFTEST_STEP_MS } from "./selftest";
 
-/** Pegs at fault flash this fast while a refusal shows. */
-export const FLASH_HALF = 120;
+export { FLASH_HALF } from "./frame";
+/**
+ * Status LED 2 while a refusal shows, by reason (REFUSED_*): red, a key that does nothing now; white, a
+ * row with empty holes; violet, a colour used twice where the rules forbid it; cyan, a blank where the
+ * rules have none; red, a symbol out of range; pink, feedback that no code can give. The holes at fault
+ * flash meanwhile. (Colours the LED's other uses do not take: yellow warns, orange is a failed game or a
+ * low battery, green a solve.)
+ */
+export const REFUSAL_COLOURS = [RED, WHITE, VIOLET, CYAN, RED, PINK];
 
 export function render(app: App, frame: Uint8Array, now: number): number {
   frame.fill(OFF);
@@ -20,19 +27,16 @@ export function render(app: App, frame: Uint8Array, now: number): number {
   const L = app.layout;
   const flashing = now < app.flashUntil;
   if (flashing) clock.at(app.flashUntil);
-  const flashOff = flashing && !clock.blink(FLASH_HALF * 2, FLASH_HALF);
-  // Status LED 2 shows alerts first: a refusal (red), a warning (yellow), a stuck key (yellow,
-  // blinking), a low battery (orange, blinking); the screens use it only when it is free.
+  app.screen.draw(frame, clock, flashing && !clock.blink(FLASH_HALF * 2, FLASH_HALF));
+  // Status LED 2 shows alerts over what the screen put there: a refusal (red), a warning (yellow), a
+  // stuck key (yellow, blinking), a low battery (orange, blinking).
   if (L.seg.status >= 0 && L.segLen.status > 1) {
     const alert = L.seg.status + 1;
-    if (flashing) frame[alert] = RED;
+    if (flashing) frame[alert] = REFUSAL_COLOURS[app.flashReason];
     else if (now < app.warnUntil) {
       frame[alert] = YELLOW;
       clock.at(app.warnUntil);
-    } else if (app.keysStuck || app.lowBattery) {
-      if (clock.blink(BLINK_PERIOD, BLINK_ON)) frame[alert] = app.keysStuck ? YELLOW : ORANGE;
-    }
+    } else if ((app.keysStuck || app.lowBattery) && clock.blink(BLINK_PERIOD, BLINK_ON)) frame[alert] = app.keysStuck ? YELLOW : ORANGE;
   }
-  app.screen.draw(frame, clock, flashOff);
   return clock.next;
 }

@@ -11,9 +11,9 @@ export type ScreenName = "menu" | "play" | "flip" | "selftest";
 
 export interface Screen {
   readonly name: ScreenName;
-  /** A debounced press (down) or release of key index k, at grid position g (-1: not on the 6x6 grid). */
-  key(k: number, g: number, down: boolean, now: number): void;
-  /** Draws the screen into the frame (cleared, alerts drawn); `flashOff`: a refused entry's holes are dark now. */
+  /** A debounced press (down) or release of key index k, at grid position g (-1: not on the 6x6 grid); its time is the app's `now`. */
+  key(k: number, g: number, down: boolean): void;
+  /** Draws the screen into the frame (cleared; the alerts go over status LED 2 afterwards); `flashOff`: a refused entry's holes are dark now. */
   draw(frame: Uint8Array, clock: Clock, flashOff: boolean): void;
 }
 
@@ -23,6 +23,8 @@ export interface GameScreen extends Screen {
   holdsSecret(): boolean;
   /** Is there a game here for the menu's resume key to go back to? */
   resumable(): boolean;
+  /** Is a game of this kind begun and not over (a new one would replace it)? */
+  unfinished(): boolean;
 }
 
 /** Where a refusal is shown: the row being keyed (or no holes: the status LED only), the secret, the feedback. */

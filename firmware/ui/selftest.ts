@@ -3,7 +3,6 @@
  * turn, then the whole chain (the lamp test, at the current cap); a held grid key lights its pad LED
  * green and a held codemaker key lights a track LED, in key order.
  */
-import type { Layout } from "./layout";
 import type { Screen } from "./screen";
 import type { App } from "./app";
 import { Clock, pad } from "./frame";
@@ -12,7 +11,6 @@ import { TUNE_CLICK } from "./tunes";
 
 /** How long each step of the self-test's LED walk lasts. */
 export const SELFTEST_STEP_MS = 800;
-const SEGMENT_ORDER: (keyof Layout["seg"])[] = ["board", "keys", "secret", "pad", "track", "status"];
 
 export class SelfTestScreen implements Screen {
   readonly name = "selftest";
@@ -31,15 +29,18 @@ export class SelfTestScreen implements Screen {
 
   draw(frame: Uint8Array, clock: Clock): void {
     const L = this.app.layout;
-    const steps = SEGMENT_ORDER.length + 1;
+    const seg = L.seg;
+    const len = L.segLen;
+    // The segments in chain order, then the whole chain. (Named one by one, not by a list of names: their
+    // names are mangled in the bundle.)
+    const starts = [seg.board, seg.keys, seg.secret, seg.pad, seg.track, seg.status];
+    const lengths = [len.board, len.keys, len.secret, len.pad, len.track, len.status];
+    const steps = starts.length + 1;
     const since = clock.now - this.since;
     const step = Math.floor(since / SELFTEST_STEP_MS) % steps;
     clock.at(this.since + (Math.floor(since / SELFTEST_STEP_MS) + 1) * SELFTEST_STEP_MS);
     if (step === steps - 1) frame.fill(WHITE);
-    else {
-      const name = SEGMENT_ORDER[step];
-      if (L.seg[name] >= 0) frame.fill(WHITE, L.seg[name], L.seg[name] + L.segLen[name]);
-    }
+    else if (starts[step] >= 0) frame.fill(WHITE, starts[step], starts[step] + lengths[step]);
     let other = 0;
     for (let k = 0; k < this.held.length; k++) {
       const g = this.app.gridPos[k];

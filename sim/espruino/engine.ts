@@ -14,9 +14,15 @@
  *
  * Power off kills the process (RAM is gone); Storage (the file espruino.flash in the board's own
  * folder) stays for the next power-on, as a board's flash does.
+ *
+ * Commands go to the prelude over a TCP connection it makes at every boot to this board's own listener on
+ * 127.0.0.1 (a free port, and a random token the prelude must send first), not through the console: the
+ * Linux build's console input thread races the interpreter over its event queue (see prelude.ts).
+ * What the unit prints, and the prelude's reports, still come on its standard output.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { connect } from "node:net";
+import { randomBytes } from "node:crypto";
+import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,7 +37,8 @@ import {
   type SegmentName,
 } from "../../hardware/profile.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
-import { flash, type FlashResult } from "../../firmware/tools/flash.ts";
+import { crc32Of, flash, type FlashResult } from "../../firmware/tools/flash.ts";
+import { BoardConsole, ConsoleError } from "../../firmware/tools/board-console.ts";
 import { colourName } from "../colours.ts";
 import { chainPixels, LedChain, type Rgb } from "../leds.ts";
 import { espruinoBinary, espruinoMissing, type EspruinoBuild } from "./binary.ts";
@@ -57,7 +64,9 @@ export interface EspruinoBoardOptions {
   trackMemory?: boolean;
   /** How long to wait for the interpreter to answer before calling it stuck (default 60 s). */
   answerTimeoutMs?: number;
-  /** Echo everything the interpreter prints to this function (debugging). */
+  /** Storage files to mirror on the host (`storage`): the prelude reports them at boot and after every change. */
+  mirror?: string[];
+  /** Echo everything the interpreter prints, and (prefixed "> ") every command sent to it, to this function (debugging). */
   trace?: (line: string) => void;
 }
 
@@ -90,6 +99,33 @@ export interface EngineStats {
 
 export type EngineEvent = "leds" | "tone" | "console" | "power" | "reset";
 
+/**
+ * The host's copy of some of the unit's Storage files (EspruinoBoardOptions.mirror), kept up to date from the
+ * prelude's reports: what the page's status and the Brain Flip cards read (VirtualStorage's readString and onChange).
+ */
+export class StorageMirror {
+  private readonly files = new Map<string, string>();
+  private readonly listeners = new Set<() => void>();
+
+  /** A file as an 8-bit string, or undefined (not mirrored, or not in Storage). */
+  readString(name: string): string | undefined {
+    return this.files.get(name);
+  }
+
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** A report: the file's content now (undefined: erased). */
+  set(name: string, text: string | undefined): void {
+    if (this.files.get(name) === text) return;
+    if (text === undefined) this.files.delete(name);
+    else this.files.set(name, text);
+    for (const fn of [...this.listeners]) fn();
+  }
+}
+
 export class EngineError extends Error {
   constructor(message: string) {
     super(message);
@@ -111,6 +147,8 @@ export class EspruinoBoard {
   readonly resets: { at: number; reason: string }[] = [];
   readonly tones: { at: number; freq: number }[] = [];
   readonly frames: FrameReport[] = [];
+  /** The mirrored Storage files (empty unless EspruinoBoardOptions.mirror names some). */
+  readonly storage = new StorageMirror();
   /** JsVars in use when the prelude had run (before the firmware), per boot. */
   preludeUsage = 0;
   readonly dir: string;
@@ -123,6 +161,13 @@ export class EspruinoBoard {
   private exited: Promise<void> = Promise.resolve();
   private buffer = "";
   private syncN = 0;
+  /** The host's end of the command link: the listener, its token, and the prelude's connection (null until it has sent the token). */
+  private linkServer: Server | null = null;
+  private linkPort = 0;
+  private readonly linkToken = randomBytes(16).toString("hex");
+  private linkSocket: Socket | null = null;
+  /** Lines waiting for the prelude's connection. */
+  private outQueue: string[] = [];
   private waiters: { match: (r: string) => boolean; resolve: (r: string) => void }[] = [];
   private batteryState: { volts: number; usb: boolean };
   private ledSupply = false;
@@ -156,13 +201,20 @@ export class EspruinoBoard {
     return Date.now() - this.t0;
   }
 
-  /** Lets the unit run for `ms` of real time, then waits until the interpreter has caught up. */
+  /**
+   * Lets the unit run for `ms` of real time, then waits until the interpreter has caught up: it has read every
+   * command sent so far, and every key press and release among them has been taken (see sync()).
+   */
   async advance(ms: number): Promise<void> {
     if (ms > 0) await sleep(ms);
     if (this.child) await this.sync();
   }
 
-  /** Resolves when the interpreter has read everything sent so far (its event loop came round). */
+  /**
+   * Resolves when the interpreter has read everything sent so far and every key move sent before has been taken
+   * by the unit's scanner (the prelude makes moves one at a time, in order, each once the last one was taken: a
+   * slow event loop delays the keys, never reorders or loses them).
+   */
   async sync(): Promise<void> {
     const n = ++this.syncN;
     await this.ask(`__bb.sync(${n})`, (r) => r === `Y ${n}`, "to answer");
@@ -193,6 +245,7 @@ export class EspruinoBoard {
   /** Starts the interpreter: the prelude, then the firmware (from RAM or from Storage). Resolves once it has booted. */
   async powerOn(): Promise<void> {
     if (this.child) return;
+    await this.listen();
     if (this.mode === "flash" && !this.flashed) await this.flashFirmware();
     const bin = espruinoBinary(this.build)!;
     const args: string[] = [];
@@ -209,8 +262,7 @@ export class EspruinoBoard {
     const child = spawn(bin, args, { cwd: this.dir, stdio: ["pipe", "pipe", "pipe"] });
     this.child = child;
     this.buffer = "";
-    this.outQueue = [];
-    this.inFlight = false;
+    this.dropLink();
     this.exited = new Promise((done) =>
       child.on("exit", (code, signal) => {
         if (this.child === child) {
@@ -241,6 +293,7 @@ export class EspruinoBoard {
     for (const k of this.held) this.held.delete(k);
     child.kill("SIGKILL");
     await this.exited;
+    this.dropLink();
     this.failWaiters("the unit was switched off");
     this.setLedSupply(false);
     if (this.currentTone) this.setTone(0);
@@ -252,9 +305,12 @@ export class EspruinoBoard {
     await this.powerOn();
   }
 
-  /** Stops the interpreter and removes the board's folder. */
+  /** Stops the interpreter, closes the link's listener and removes the board's folder. */
   async close(): Promise<void> {
     await this.powerOff();
+    const server = this.linkServer;
+    this.linkServer = null;
+    if (server) await new Promise<void>((done) => server.close(() => done()));
     rmSync(this.dir, { recursive: true, force: true });
   }
 
@@ -346,6 +402,8 @@ export class EspruinoBoard {
       usb: this.batteryState.usb,
       trackMemory: o.trackMemory,
       tapHoldMs: 60,
+      link: { port: this.linkPort, token: this.linkToken },
+      mirror: o.mirror,
     });
   }
 
@@ -376,7 +434,8 @@ export class EspruinoBoard {
         }
         // The upload ends by starting .bootcde without the boot files, so the firmware may fail there for want
         // of the prelude's pins: what counts is that every file was written and read back intact.
-        const want = 1 + solverTablesFor(this.profile.pegs).length;
+        // .bootcde, the page-aligning pad when there is one, the tables and any save carried across.
+        const want = 1 + (r.padBytes ? 1 : 0) + solverTablesFor(this.profile.pegs).length + (r.saves?.kept.length ?? 0);
         if (
           r.exitCode !== 0 &&
           !(r.verified && r.verified.length === want && /Uncaught ReferenceError: "[A-Z][0-9]+" is not defined/.test(output))
@@ -384,25 +443,34 @@ export class EspruinoBoard {
           throw new EngineError(`npm run flash failed (exit code ${r.exitCode}):\n${output}`);
         if (!r.verified || r.verified.length !== want)
           throw new EngineError(`npm run flash verified ${r.verified?.length ?? 0} of ${want} files:\n${output}`);
-        // Then the prelude as .boot0 (after the upload: its console is the host's, not the CLI's), a chunk a line (the console's line buffer is not unbounded).
-        const CHUNK = 600;
-        const lines = [];
-        for (let i = 0; i < prelude.length; i += CHUNK) {
-          const part = JSON.stringify(prelude.slice(i, i + CHUNK));
-          lines.push(
-            i === 0 ? `require("Storage").write(".boot0",${part},0,${prelude.length})` : `require("Storage").write(".boot0",${part},${i})`,
+        // Then the prelude as .boot0 (after the upload, so that its echo(0) never meets the CLI), a chunk a line, through
+        // the telnet console as the flash tool talks to a board (read by the interpreter's main thread; its standard
+        // input is read by a second thread that races it: see prelude.ts), and read back by length and CRC-32.
+        const con = await BoardConsole.open(`tcp://127.0.0.1:${port}`);
+        try {
+          const CHUNK = 600;
+          for (let i = 0; i < prelude.length; i += CHUNK) {
+            const part = JSON.stringify(prelude.slice(i, i + CHUNK));
+            await con.run(
+              i === 0
+                ? `require("Storage").write(".boot0",${part},0,${prelude.length})`
+                : `require("Storage").write(".boot0",${part},${i})`,
+            );
+          }
+          const got = await con.query<[number, number] | null>(
+            `(function(d){return d===undefined?null:[d.length,E.CRC32(d)];})(require("Storage").read(".boot0"))`,
           );
+          const want = [prelude.length, crc32Of(Buffer.from(prelude, "latin1"))];
+          if (!got || got[0] !== want[0] || got[1] >>> 0 !== want[1])
+            throw new EngineError(
+              `.boot0 holds ${got ? `${got[0]} bytes, CRC-32 ${(got[1] >>> 0).toString(16)}` : "nothing"}; the prelude has ${want[0]} bytes, CRC-32 ${want[1].toString(16)}`,
+            );
+        } catch (e) {
+          if (e instanceof ConsoleError) throw new EngineError(`writing the prelude to .boot0 failed: ${e.message}\n${out}`);
+          throw e;
+        } finally {
+          await con.close();
         }
-        for (const l of lines) child.stdin!.write(`\x10${l}\n`);
-        child.stdin!.write(`\x10print("BOOT0 "+require("Storage").read(".boot0").length)\n`);
-        const t = Date.now();
-        while (!/BOOT0 (\d+)/.test(out)) {
-          if (Date.now() - t > 10_000)
-            throw new EngineError(`writing the prelude to .boot0 got no answer; the interpreter printed:\n${out}`);
-          await sleep(20);
-        }
-        const got = Number(/BOOT0 (\d+)/.exec(out)![1]);
-        if (got !== prelude.length) throw new EngineError(`.boot0 holds ${got} bytes, the prelude has ${prelude.length}`);
       } finally {
         child.kill("SIGKILL");
         await new Promise((d) => (child.exitCode !== null ? d(null) : child.on("exit", d)));
@@ -417,26 +485,74 @@ export class EspruinoBoard {
     return k;
   }
 
-  /**
-   * Sends a console line. One line is in flight at a time, each acknowledged once it ran: the interpreter's
-   * input buffer is small, and lines piled up while it is busy would overflow it and be cut.
-   */
+  /** Sends a command line to the prelude, or queues it until the prelude has connected. */
   private send(line: string): void {
     if (!this.child) throw new EngineError("the unit is off (power it on first)");
-    this.outQueue.push(line);
-    this.pump();
+    if (/[\r\n]/.test(line)) throw new EngineError("a command is one line");
+    this.opts.trace?.(`> ${line}`);
+    if (this.linkSocket) this.linkSocket.write(line + "\n");
+    else this.outQueue.push(line);
   }
 
-  private pump(): void {
-    if (this.inFlight || !this.outQueue.length || !this.child) return;
-    this.inFlight = true;
-    // The acknowledgement comes first, so a line that throws still lets the next one go.
-    this.child.stdin!.write(`\x10__bb.ack();${this.outQueue.shift()}\n`);
+  /** Listens (once per board) on a free loopback port for the prelude's connection. */
+  private async listen(): Promise<void> {
+    if (this.linkServer) return;
+    const server = createServer((sock) => this.onLink(sock));
+    server.on("error", (e) => this.errors.push(`the host link failed: ${e.message}`));
+    await new Promise<void>((done, fail) => {
+      server.once("error", fail);
+      server.listen(0, "127.0.0.1", () => {
+        server.off("error", fail);
+        done();
+      });
+    });
+    this.linkServer = server;
+    this.linkPort = (server.address() as AddressInfo).port;
   }
-  private outQueue: string[] = [];
-  private inFlight = false;
+
+  /** A connection to the link: it becomes the prelude's once its first line is the token; anything else is closed. */
+  private onLink(sock: Socket): void {
+    sock.setNoDelay(true);
+    let first = "";
+    const timer = setTimeout(() => sock.destroy(), 60_000);
+    const onData = (d: Buffer) => {
+      first += d.toString("latin1");
+      const i = first.indexOf("\n");
+      if (i < 0) {
+        if (first.length > 64) sock.destroy();
+        return;
+      }
+      clearTimeout(timer);
+      sock.off("data", onData);
+      if (first.slice(0, i) !== this.linkToken || !this.child) {
+        sock.destroy();
+        return;
+      }
+      this.linkSocket?.destroy();
+      this.linkSocket = sock;
+      sock.on("data", () => {});
+      sock.on("close", () => {
+        if (this.linkSocket === sock) this.linkSocket = null;
+      });
+      const queued = this.outQueue;
+      this.outQueue = [];
+      if (queued.length) sock.write(queued.map((l) => l + "\n").join(""));
+    };
+    sock.on("data", onData);
+    sock.on("error", () => {});
+    sock.on("close", () => clearTimeout(timer));
+  }
+
+  /** Forgets the connection and what waited for it (the process it belongs to is gone or going). */
+  private dropLink(): void {
+    this.linkSocket?.destroy();
+    this.linkSocket = null;
+    this.outQueue = [];
+  }
 
   private ask(line: string, match: (r: string) => boolean, what: string): Promise<string> {
+    // Refused before anything waits (the unit off): no waiter is left to fail later, unheard.
+    if (!this.child) throw new EngineError("the unit is off (power it on first)");
     const p = this.waitFor(match, what);
     this.send(line);
     return p;
@@ -532,10 +648,11 @@ export class EspruinoBoard {
       case "B":
         this.preludeUsage = +arg;
         break;
-      case "A":
-        this.inFlight = false;
-        this.pump();
+      case "V": {
+        const [name, data] = arg.split(" ");
+        if (name) this.storage.set(name, data === "-" || data === undefined ? undefined : Buffer.from(data, "base64").toString("latin1"));
         break;
+      }
     }
     for (const w of [...this.waiters])
       if (w.match(r)) {

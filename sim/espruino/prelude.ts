@@ -21,16 +21,23 @@
  * figures; the model's share is reported apart (stats().hw). The host (sim/espruino/engine.ts) reads these from the report lines.
  *
  * Report lines go to the console, each starting with REPORT_MARK; everything else the console prints
- * is the firmware's. Commands come in on the console as `\x10__bb.x(...)` lines (Ctrl-P: no echo).
+ * is the firmware's. Commands (`__bb.x(...)` lines) come in over a TCP connection the prelude opens to the
+ * host on the loopback address (`link`), never on the console's input: the Linux build reads its standard
+ * input on a second thread that appends each byte to the interpreter's event queue with no lock against the
+ * main thread taking events out (targets/linux/jshardware.c jshInputThread, src/jsdevices.c
+ * jshPushIOCharEvents: jshInterruptOff() does nothing there), and now and then, under load, the queue's
+ * indices got out of step: bytes lost, or `ASSERT(len <= 64) FAILED AT src/jsdevices.c:601` and a dump of
+ * every variable before it exits. The socket is read by the main thread alone.
  *
  *   F <n> <busy0> <busy> <toWrite> <scan> <base64 GRB>   a frame (n-th write), see FrameReport
  *   T <freq>              the buzzer (0 = silent)      P <0|1>   LED supply
  *   S <0|1>               deep sleep allowed           L <0|1>   console locked
  *   W <seconds>           watchdog enabled              R <why>   the firmware asked to restart
  *   K <key> up            a tap is over: the scanner has seen the key pressed, then released
- *   Y <n>                 reply to sync(n)              M <json>  measurements (stats())
- *   A                     a console line from the host has run (the host sends the next)
+ *   Y <n>                 reply to sync(n): every key move sent before it has been taken
+ *   M <json>              measurements (stats())
  *   B <usage>             end of the prelude (JsVars in use then)
+ *   V <name> <base64|->   a mirrored Storage file's content after a change (- when erased), and at boot
  */
 import { columnPins, keyList, segmentOffsets, ledCount, type Profile } from "../../hardware/profile.ts";
 
@@ -54,6 +61,11 @@ export interface PreludeOptions {
   trackMemory?: boolean;
   /** How long a tap holds its key at least (ms); the key is also held until the scanner has seen it. */
   tapHoldMs: number;
+  /** Where the host listens for the prelude's connection (127.0.0.1), and the token the prelude sends first. */
+  /** Where the host listens for the prelude's command link; none: no commands (a file that runs by itself, as bench:micro's). */
+  link?: { port: number; token: string };
+  /** Storage files whose content is reported at boot and after every change (the page reads the saves). */
+  mirror?: string[];
 }
 
 /** Pin names the profile uses, in a fixed order: each becomes a global holding its index. */
@@ -97,6 +109,12 @@ export function preludeSource(p: Profile, o: PreludeOptions): string {
     `var BOUNCE=${o.bounceMs},HOLD=${o.tapHoldMs},REPORT=${o.reportFrames ? 1 : 0},RAM=${tables.length || o.ram ? 1 : 0},TRACKMEM=${o.trackMemory ? 1 : 0},LEDS=${ledCount(p)};`,
   );
   L.push(`var SECRET0=${seg.secret.start},SECRETN=${seg.secret.count};`);
+  if (o.link && (!(Number.isInteger(o.link.port) && o.link.port > 0 && o.link.port < 65536) || !/^[0-9a-f]+$/.test(o.link.token)))
+    throw new Error("the prelude's link needs a port and a hex token");
+  L.push(`var LINKPORT=${o.link ? o.link.port : 0},LINKTOKEN="${o.link ? o.link.token : ""}";`);
+  const mirror = o.mirror ?? [];
+  if (mirror.some((n) => !/^[\w.]{1,28}$/.test(n))) throw new Error("mirrored Storage names are letters, digits, _ and .");
+  L.push(`var MIRROR=${JSON.stringify(mirror)};`);
   L.push(PRELUDE_BODY);
   L.push(`bat(${o.batteryVolts},${o.usb ? 1 : 0});seed=${(o.seed >>> 0) % 2147483647 || 1};`);
   if (tables.length) {
@@ -104,6 +122,7 @@ export function preludeSource(p: Profile, o: PreludeOptions): string {
     for (const t of tables) L.push(`T[${JSON.stringify(t.name)}]=atob(${JSON.stringify(latin1Base64(t.bytes))});`);
     L.push(STORAGE_STUB);
   }
+  if (mirror.length) L.push(STORAGE_MIRROR);
   L.push(`return api;})();`);
   L.push(`__bb.ready();`);
   return L.join("\n") + "\n";
@@ -124,12 +143,16 @@ var oSetTimeout=setTimeout,oSetInterval=setInterval;
 var frame=new Uint8Array(LEDS*3),frameN=0,ledPower=PWRPIN<0?1:0,tone=0,sleepOk=0,locked=0,wdog=0;
 var batV=0,usb=0,seed=1;
 var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0;
-// Key moves wait their turn: each key's next move (press or release) is made only once the scanner has
-// seen its last one in SEEN_NEEDED reads in a row (bounce resets the count; the firmware debounces over 3)
-// and it has lasted its minimum time, as a person holds a key until
-// the unit takes it. Q: pending moves [key, state, minMs, report]; ACTIVE: keys whose last move is unconfirmed.
-var SEEN_NEEDED=4,SEEN=new Uint8Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length);
-var Q=[],ACTIVE=[],pumping=0;
+// Key moves are made one at a time, in the order the host sent them (whatever key each is for), as a
+// person's fingers would: the next move is made only once the last one has been taken, that is, its bounce
+// is over, the scanner has read the new state in SEEN_NEEDED scans in a row (bounce resets the count; the
+// firmware debounces over 3) and it has lasted its minimum time. When the event loop is slow the moves
+// fall behind the host's commands, but never overtake each other: an OK is never pressed before the
+// exact presses sent ahead of it have been taken. A move to the state the key is already in is no move.
+// Q: pending moves [key, state, minMs, report]; ACTIVE: keys whose last move is not yet taken; LASTK: the
+// key of the last move made; SYNCS: sync(n) calls waiting for every move to be taken.
+var SEEN_NEEDED=4,SEEN=new Uint8Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length),BDONE=new Uint8Array(KROW.length);
+var Q=[],ACTIVE=[],pumping=0,LASTK=-1,SYNCS=[];
 function now(){return getTime()*1000;}
 function report(s){var t=getTime();print(MARK+s);reportT+=getTime()-t;}
 function rnd(){seed=(seed*48271)%2147483647;return seed/2147483647;}
@@ -226,13 +249,16 @@ global.__bbNeopixel={write:function(p,d){
 }};
 // A module's function runs in a scope of its own (no closure): it hands over a global.
 Modules.addCached("neopixel",function(){module.exports=__bbNeopixel;});
+// The contact chatters for BOUNCE ms after a move; BDONE[k] once it has settled (timers fire in the order they
+// are due, so the last one runs after every other, however late a blocked event loop runs them).
 function bounce(k,closedNow){
+  BDONE[k]=BOUNCE?0:1;
   if(!BOUNCE)return;
   var n=2*(2+Math.floor(rnd()*3)),ts=[];
   for(var i=0;i<n;i++)ts.push((0.05+0.9*rnd())*BOUNCE);
   ts.sort(function(a,b){return a-b;});
   ts.forEach(function(t,i){oSetTimeout(setContact,t,k,i%2===0?!closedNow:closedNow);});
-  oSetTimeout(setContact,BOUNCE,k,closedNow);
+  oSetTimeout(function(){setContact(k,closedNow);BDONE[k]=1;},BOUNCE);
 }
 function setContact(k,c){
   c=c?1:0;if(contact[k]===c)return;contact[k]=c;
@@ -240,18 +266,19 @@ function setContact(k,c){
   resolve();
 }
 function move(k,c){setContact(k,c);bounce(k,c);}
-function settled(k){return ACTIVE.indexOf(k)<0||(SEEN[k]>=SEEN_NEEDED&&now()-MOVED[k]>=MINMS[k]);}
+function settled(k){return ACTIVE.indexOf(k)<0||(BDONE[k]&&SEEN[k]>=SEEN_NEEDED&&now()-MOVED[k]>=MINMS[k]);}
 function pump(){
   pumping=0;
-  for(var i=0;i<Q.length;i++){var a=Q[i],k=a[0];
-    var earlier=0;for(var j=0;j<i;j++)if(Q[j][0]===k)earlier=1;
-    if(earlier||!settled(k))continue;
+  while(Q.length){var a=Q[0],k=a[0];
+    if((LASTK>=0&&!settled(LASTK))||!settled(k))break;
+    Q.shift();
     var ai=ACTIVE.indexOf(k);if(ai>=0)ACTIVE.splice(ai,1);
     if(a[3])report(a[3]);
-    Q.splice(i,1);i--;
-    if(a[1]<0)continue;
-    TARGET[k]=a[1];SEEN[k]=0;MOVED[k]=now();MINMS[k]=a[2];ACTIVE.push(k);move(k,a[1]);}
-  if((Q.length||ACTIVE.length)&&!pumping){pumping=1;oSetTimeout(pump,2);}
+    if(a[1]<0||TARGET[k]===a[1])continue;
+    TARGET[k]=a[1];SEEN[k]=0;MOVED[k]=now();MINMS[k]=a[2];ACTIVE.push(k);LASTK=k;move(k,a[1]);}
+  for(var i=ACTIVE.length-1;i>=0;i--)if(settled(ACTIVE[i]))ACTIVE.splice(i,1);
+  if(!Q.length&&!ACTIVE.length)while(SYNCS.length)report("Y "+SYNCS.shift());
+  else if(!pumping){pumping=1;oSetTimeout(pump,2);}
 }
 function queue(k,state,minMs,rep){Q.push([k,state,minMs,rep]);pump();}
 function bat(v,u){batV=v;usb=u;}
@@ -261,16 +288,28 @@ var api={
   // A tap: press, held at least h ms, release; "K k up" once the release has been seen.
   tap:function(k,h){queue(k,1,h===undefined?HOLD:h,"");queue(k,0,BOUNCE+1,"");queue(k,-1,0,"K "+k+" up");},
   bat:bat,
-  sync:function(n){report("Y "+n);},
-  ack:function(){report("A");},
+  // Answers once every key move sent before it has been taken (at once when none is pending).
+  sync:function(n){SYNCS.push(n);pump();},
   frame:function(){report("F "+frameN+" "+busy.toFixed(3)+" "+busy.toFixed(3)+" -1 0 "+btoa(E.toString(frame)));},
   stats:function(reset){
     var m=process.memory();
     report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,frames:frameN}));
     if(reset){stallMax=0;memPeak=0;}
   },
-  ready:function(){echo(0);report("B "+process.memory().usage);}
+  ready:function(){echo(0);if(LINKPORT)link();report("B "+process.memory().usage);if(MIRROR.length)mirrorAll();}
 };
+// The host's commands: one per line over a loopback TCP connection, each run as it arrives (a line that
+// throws is reported as the console would, and the rest still run). The connection is the prelude's, made
+// at every boot; the host takes the first one that sends its token.
+function link(){
+  var sock=require("net").connect({host:"127.0.0.1",port:LINKPORT},function(){sock.write(LINKTOKEN+"\n");}),buf="";
+  sock.on("data",function(d){
+    buf+=d;var i,line;
+    while((i=buf.indexOf("\n"))>=0){line=buf.substr(0,i);buf=buf.substr(i+1);
+      try{eval(line);}catch(e){print("Uncaught "+e);}}
+  });
+  sock.on("error",function(e){print("ERROR: the host link failed: "+JSON.stringify(e));});
+}
 `;
 
 /** A Storage in front of the real one, holding the solver tables in RAM (run from RAM only). */
@@ -281,4 +320,21 @@ var RS=require("Storage"),ST={};
   ST.list=function(r,f){var a=RS.list(r,f);for(var n in T)if(a.indexOf(n)<0)a.push(n);return a;};
 global.__bbStorage=ST;
 Modules.addCached("Storage",function(){module.exports=__bbStorage;});
+`;
+
+/**
+ * Storage in front of the module the firmware gets (the RAM stub's or the real one): every write or erase of
+ * a MIRROR file is reported with the file's content (its time kept out of the figures, as a report's is).
+ */
+const STORAGE_MIRROR = String.raw`
+var SM=require("Storage"),SW={};
+["read","list","readJSON","readArrayBuffer","hash","debug","getFree","getStats","open"].forEach(function(k){if(SM[k])SW[k]=SM[k];});
+function mirror(n){if(MIRROR.indexOf(n)<0)return;var t=getTime(),d=SM.read(n);print(MARK+"V "+n+" "+(d===undefined?"-":btoa(d)));reportT+=getTime()-t;}
+function mirrorAll(){MIRROR.forEach(mirror);}
+SW.write=function(n,d,o,s){var r=SM.write(n,d,o,s);mirror(n);return r;};
+SW.writeJSON=function(n,d){var r=SM.writeJSON(n,d);mirror(n);return r;};
+SW.erase=function(n){var r=SM.erase(n);mirror(n);return r;};
+["eraseAll","compact","optimise"].forEach(function(k){var f=SM[k];if(f)SW[k]=function(a){var r=f(a);mirrorAll();return r;};});
+global.__bbStorageM=SW;
+Modules.addCached("Storage",function(){module.exports=__bbStorageM;});
 `;

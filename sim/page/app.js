@@ -497,7 +497,8 @@ function paint(s) {
 
   $("power").textContent = s.on ? "Switch off" : "Switch on";
   $("led-power").classList.toggle("on", s.on);
-  $("clock").textContent = `${s.on ? "on" : "off"} · ${(s.now / 1000).toFixed(1)} s virtual time${s.running ? "" : " (paused)"}${
+  const time = s.engine === "espruino" ? "real time, on the real Espruino interpreter" : "virtual time";
+  $("clock").textContent = `${s.on ? "on" : "off"} · ${(s.now / 1000).toFixed(1)} s ${time}${s.running ? "" : " (paused)"}${
     s.tone ? ` · ♪ ${s.tone.freq} Hz` : ""
   }`;
   const bat = s.battery;

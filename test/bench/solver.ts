@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   // Issue 8: the bundle (with the solver in it) and all the tables fit R1's Storage with 4 KB left for saved state.
   const built = await buildFirmware();
   const storageTotal = BOARDS.pico.storageBytes;
-  const storageUsed = storageUse(built.bytes, solverTablesFor(5));
+  const storageUsed = storageUse(built.bytes, solverTablesFor(5), BOARDS.pico.storagePageBytes);
   const report = {
     slice: SLICE,
     rows,

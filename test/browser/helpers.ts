@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
 import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/browser.ts";
-import { startSimulator, type Simulator } from "../../sim/server.ts";
+import { startSimulator, type EspruinoSimulator, type Simulator } from "../../sim/server.ts";
 
 export const RESULTS = fileURLToPath(new URL("../../test-results/browser/", import.meta.url));
 
@@ -39,6 +39,31 @@ export async function openSimulatorPage(executable: string, seed: number, viewpo
     await page.goto(sim.url);
     await page.waitForSelector('.key[data-key="p66"]');
     await page.waitForFunction(() => Number(document.getElementById("unit")?.dataset.now) > 200);
+    return { sim, page, pageErrors, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** The same page with the unit on the real Espruino interpreter (`npm start -- --engine espruino`), in real time. */
+export async function openEspruinoPage(
+  executable: string,
+  viewport = { width: 1440, height: 900 },
+): Promise<Omit<OpenPage, "sim"> & { sim: EspruinoSimulator }> {
+  const sim = await startSimulator({ engine: "espruino", firmware: readFileSync(DEFAULT_OUT, "latin1"), port: 0, seed: 3 });
+  const browser = await launchChromium(executable, viewport);
+  const close = async () => {
+    await browser.close();
+    await sim.close();
+  };
+  try {
+    const page = await browser.context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.goto(sim.url);
+    await page.waitForSelector('.key[data-key="p66"]');
+    await page.waitForFunction(() => /^Menu: /.test(document.getElementById("status")?.textContent ?? ""));
     return { sim, page, pageErrors, close };
   } catch (e) {
     await close();

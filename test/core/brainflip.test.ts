@@ -15,6 +15,18 @@ import {
 } from "../../firmware/core/brainflip";
 import type { FlipConfig, FlipMode, FlipState } from "../../firmware/core/brainflip";
 import type { Refusal, Result } from "../../firmware/core/types";
+import { REFUSED_PHASE, REFUSED_RANGE, REFUSED_REPEAT } from "../../firmware/core/types.ts";
+import {
+  FLIP_ANSWER,
+  FLIP_ASK,
+  FLIP_GUESS,
+  FLIP_OVER,
+  FLIP_PICK,
+  RESULT_FOUND,
+  RESULT_MISTAKE,
+  RESULT_NONE,
+  RESULT_UNFOUND,
+} from "../../firmware/core/brainflip.ts";
 
 function config(players: number, mode: FlipMode, unitFlips?: boolean, grid?: number): FlipConfig {
   return { players: players, grid: grid ?? 6, mode: mode, unitFlips: unitFlips ?? false };
@@ -44,7 +56,7 @@ function answerMany(s: FlipState, n: number): FlipState {
 /** Plays rounds, each found by `finder` at the first question, until `finder` has `points`. */
 function finderReaches(s: FlipState, finder: number, points: number): FlipState {
   while (s.scores[finder] < points) {
-    if (s.round.phase === "over") s = ok(nextRound(s));
+    if (s.round.phase === FLIP_OVER) s = ok(nextRound(s));
     if (s.round.master === finder) {
       // The finder is Master this round: let the next player find it.
       s = ok(guessCard(ok(pickCard(s, 0)), 0));
@@ -64,7 +76,7 @@ describe("Brain Flip rules (RULES.md 4)", () => {
       const s = newFlipGame(config(2, "flip", false, grid), 0);
       const last = grid * grid - 1;
       expect(ok(pickCard(s, last)).round.pick).toBe(last);
-      expect(refusalOf(pickCard(s, last + 1))).toEqual({ refused: "range", positions: [last + 1] });
+      expect(refusalOf(pickCard(s, last + 1))).toEqual({ refused: REFUSED_RANGE, positions: [last + 1] });
     }
     expect(checkFlipConfig(config(2, "flip", false, 1))).toBe("grid must be 2 to 6");
     expect(checkFlipConfig(config(2, "flip", false, 7))).toBe("grid must be 2 to 6");
@@ -83,12 +95,12 @@ describe("Brain Flip rules (RULES.md 4)", () => {
 
   it("the Master secretly picks one card of the grid on the unit before any question", () => {
     const s = newFlipGame(config(3, "flip"), 1);
-    expect(s.round).toMatchObject({ master: 1, pick: -1, phase: "pick", asked: 0, result: "", finder: -1 });
+    expect(s.round).toMatchObject({ master: 1, pick: -1, phase: FLIP_PICK, asked: 0, result: RESULT_NONE, finder: -1 });
     expect(s.rounds).toBe(1);
-    expect(refusalOf(answerQuestion(s, true))).toEqual({ refused: "phase", positions: [] });
+    expect(refusalOf(answerQuestion(s, true))).toEqual({ refused: REFUSED_PHASE, positions: [] });
     const after = ok(pickCard(s, 17));
     expect(after.round.pick).toBe(17);
-    expect(after.round.phase).toBe("ask");
+    expect(after.round.phase).toBe(FLIP_ASK);
   });
 
   it("turns go clockwise starting from the player on the Master's left", () => {
@@ -106,19 +118,19 @@ describe("Brain Flip rules (RULES.md 4)", () => {
   it("Brain Flip rules allow 10 questions in all", () => {
     expect(questionLimit("flip")).toBe(10);
     let s = answerMany(picked(config(3, "flip"), 0, 4), 9);
-    expect(s.round.phase).toBe("ask");
+    expect(s.round.phase).toBe(FLIP_ASK);
     expect(s.round.asked).toBe(9);
     s = ok(answerQuestion(s, false));
-    expect(s.round.phase).toBe("over");
+    expect(s.round.phase).toBe(FLIP_OVER);
     expect(s.round.asked).toBe(10);
   });
 
   it("play it straight allows 6 questions", () => {
     expect(questionLimit("straight")).toBe(6);
     let s = answerMany(picked(config(3, "straight"), 0, 4), 5);
-    expect(s.round.phase).toBe("ask");
+    expect(s.round.phase).toBe(FLIP_ASK);
     s = ok(answerQuestion(s, false));
-    expect(s.round.phase).toBe("over");
+    expect(s.round.phase).toBe(FLIP_OVER);
     expect(s.round.asked).toBe(6);
   });
 
@@ -126,8 +138,8 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     for (const mode of ["flip", "straight"] as FlipMode[]) {
       const s = ok(answerQuestion(ok(answerQuestion(picked(config(2, mode), 0, 1), true)), false));
       expect(s.round.log).toEqual([
-        { player: 1, kind: "answer", yes: true, card: -1 },
-        { player: 1, kind: "answer", yes: false, card: -1 },
+        { player: 1, kind: FLIP_ANSWER, yes: true, card: -1 },
+        { player: 1, kind: FLIP_ANSWER, yes: false, card: -1 },
       ]);
     }
   });
@@ -145,32 +157,32 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     s = ok(answerQuestion(s, true));
     s = ok(guessCard(s, 8));
     expect(s.round.asked).toBe(2);
-    expect(s.round.log[1]).toEqual({ player: 2, kind: "guess", yes: false, card: 8 });
+    expect(s.round.log[1]).toEqual({ player: 2, kind: FLIP_GUESS, yes: false, card: 8 });
     // The guess used the 6th question: the round ends unfound.
     s = answerMany(picked(config(3, "straight"), 0, 7), 5);
     s = ok(guessCard(s, 8));
-    expect(s.round.phase).toBe("over");
-    expect(s.round.result).toBe("unfound");
+    expect(s.round.phase).toBe(FLIP_OVER);
+    expect(s.round.result).toBe(RESULT_UNFOUND);
   });
 
   it("a guess is always answered truthfully, even in Brain Flip mode", () => {
     const s = picked(config(3, "flip", true), 0, 7);
     const wrong = ok(guessCard(s, 8));
     expect(wrong.round.log[0].yes).toBe(false);
-    expect(wrong.round.result).toBe("");
+    expect(wrong.round.result).toBe(RESULT_NONE);
     const right = ok(guessCard(s, 7));
     expect(right.round.log[0].yes).toBe(true);
-    expect(right.round.result).toBe("found");
+    expect(right.round.result).toBe(RESULT_FOUND);
   });
 
   it("a right guess scores 1 and ends the round", () => {
     let s = ok(answerQuestion(picked(config(3, "flip"), 0, 12), true));
     s = ok(guessCard(s, 12));
     expect(s.scores).toEqual([0, 0, 1]);
-    expect(s.round).toMatchObject({ phase: "over", result: "found", finder: 2, asked: 2 });
+    expect(s.round).toMatchObject({ phase: FLIP_OVER, result: RESULT_FOUND, finder: 2, asked: 2 });
     expect(s.over).toBe(false);
-    expect(refusalOf(answerQuestion(s, true)).refused).toBe("phase");
-    expect(refusalOf(guessCard(s, 13)).refused).toBe("phase");
+    expect(refusalOf(answerQuestion(s, true)).refused).toBe(REFUSED_PHASE);
+    expect(refusalOf(guessCard(s, 13)).refused).toBe(REFUSED_PHASE);
   });
 
   it("a wrong guesser cannot score this round, and is skipped in the turn order", () => {
@@ -179,7 +191,7 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     expect(s.round.barred).toEqual([false, true, false, false]);
     expect(eligible(s, 1)).toBe(false);
     expect(eligible(s, 2)).toBe(true);
-    expect(s.round.phase).toBe("ask");
+    expect(s.round.phase).toBe(FLIP_ASK);
     const turns: number[] = [];
     for (let i = 0; i < 4; i++) {
       turns.push(s.round.turn);
@@ -193,7 +205,7 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     s = ok(guessCard(s, 0));
     expect(s.round.wrongCards).toEqual([0]);
     const before = s;
-    expect(refusalOf(guessCard(s, 0))).toEqual({ refused: "repeat", positions: [0] });
+    expect(refusalOf(guessCard(s, 0))).toEqual({ refused: REFUSED_REPEAT, positions: [0] });
     // The refusal costs nothing: same questions used, same player's turn.
     expect(s).toBe(before);
     expect(s.round.asked).toBe(1);
@@ -205,16 +217,16 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     s = ok(guessCard(s, 0));
     s = answerMany(s, 5);
     expect(s.scores).toEqual([0, 1, 0]);
-    expect(s.round).toMatchObject({ phase: "over", result: "unfound", finder: -1 });
+    expect(s.round).toMatchObject({ phase: FLIP_OVER, result: RESULT_UNFOUND, finder: -1 });
   });
 
   it("when every other player is barred the round ends and the Master scores", () => {
     let s = picked(config(3, "flip"), 0, 4);
     s = ok(guessCard(s, 0));
-    expect(s.round.phase).toBe("ask");
+    expect(s.round.phase).toBe(FLIP_ASK);
     s = ok(guessCard(s, 1));
     expect(s.round.asked).toBe(2);
-    expect(s.round).toMatchObject({ phase: "over", result: "unfound" });
+    expect(s.round).toMatchObject({ phase: FLIP_OVER, result: RESULT_UNFOUND });
     expect(s.scores).toEqual([1, 0, 0]);
   });
 
@@ -224,9 +236,9 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     for (let r = 0; r < 4; r++) {
       masters.push(s.round.master);
       expect(s.rounds).toBe(r + 1);
-      expect(refusalOf(nextRound(s)).refused).toBe("phase");
+      expect(refusalOf(nextRound(s)).refused).toBe(REFUSED_PHASE);
       s = ok(nextRound(ok(guessCard(ok(pickCard(s, 0)), 0))));
-      expect(s.round).toMatchObject({ pick: -1, phase: "pick", asked: 0, log: [], wrongCards: [], result: "", finder: -1 });
+      expect(s.round).toMatchObject({ pick: -1, phase: FLIP_PICK, asked: 0, log: [], wrongCards: [], result: RESULT_NONE, finder: -1 });
       expect(s.round.turn).toBe((s.round.master + 1) % 3);
     }
     expect(masters).toEqual([1, 2, 0, 1]);
@@ -238,7 +250,7 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     expect(s.scores[1]).toBe(3);
     expect(s.over).toBe(true);
     expect(s.winner).toBe(1);
-    expect(refusalOf(nextRound(s)).refused).toBe("phase");
+    expect(refusalOf(nextRound(s)).refused).toBe(REFUSED_PHASE);
   });
 
   it("the Master's point for an unfound card can win the Master the game", () => {
@@ -247,7 +259,7 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     s = ok(nextRound(s));
     expect(s.round.master).toBe(0);
     s = answerMany(ok(pickCard(s, 2)), 6);
-    expect(s.round.result).toBe("unfound");
+    expect(s.round.result).toBe(RESULT_UNFOUND);
     expect(s.scores[0]).toBe(3);
     expect(s.over).toBe(true);
     expect(s.winner).toBe(0);
@@ -257,21 +269,21 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     let s = ok(answerQuestion(picked(config(3, "flip"), 0, 9), true));
     const turn = s.round.turn;
     s = ok(correctLastAnswer(s));
-    expect(s.round.log).toEqual([{ player: 1, kind: "answer", yes: false, card: -1 }]);
-    expect(s.round).toMatchObject({ asked: 1, turn: turn, phase: "ask" });
+    expect(s.round.log).toEqual([{ player: 1, kind: FLIP_ANSWER, yes: false, card: -1 }]);
+    expect(s.round).toMatchObject({ asked: 1, turn: turn, phase: FLIP_ASK });
     expect(s.scores).toEqual([0, 0, 0]);
   });
 
   it("a correction is only possible before the next question", () => {
     const s = picked(config(3, "flip"), 0, 9);
-    expect(refusalOf(correctLastAnswer(s))).toEqual({ refused: "phase", positions: [] });
+    expect(refusalOf(correctLastAnswer(s))).toEqual({ refused: REFUSED_PHASE, positions: [] });
     // Once the next question is answered, only that newest answer can still be corrected.
     const two = ok(answerQuestion(ok(answerQuestion(s, true)), true));
     expect(ok(correctLastAnswer(two)).round.log.map((e) => e.yes)).toEqual([true, false]);
     // A guess is not a Master's answer: after one there is nothing to correct.
-    expect(refusalOf(correctLastAnswer(ok(guessCard(two, 0)))).refused).toBe("phase");
+    expect(refusalOf(correctLastAnswer(ok(guessCard(two, 0)))).refused).toBe(REFUSED_PHASE);
     // Nor once the round is over.
-    expect(refusalOf(correctLastAnswer(answerMany(s, 10))).refused).toBe("phase");
+    expect(refusalOf(correctLastAnswer(answerMany(s, 10))).refused).toBe(REFUSED_PHASE);
   });
 
   it("a Master mistake that makes the card impossible costs the Master a point and starts a new round with the next Master", () => {
@@ -280,18 +292,18 @@ describe("Brain Flip rules (RULES.md 4)", () => {
     while (s.round.master !== 2) s = ok(nextRound(ok(masterMistake(ok(pickCard(s, 0))))));
     s = ok(masterMistake(ok(answerQuestion(ok(pickCard(s, 0)), true))));
     expect(s.scores[2]).toBe(1);
-    expect(s.round).toMatchObject({ phase: "over", result: "mistake", finder: -1 });
+    expect(s.round).toMatchObject({ phase: FLIP_OVER, result: RESULT_MISTAKE, finder: -1 });
     const others = [s.scores[0], s.scores[1]];
     s = ok(nextRound(s));
     expect(s.round.master).toBe(0);
-    expect(s.round.phase).toBe("pick");
+    expect(s.round.phase).toBe(FLIP_PICK);
     expect([s.scores[0], s.scores[1]]).toEqual(others);
   });
 
   it("a Master mistake at 0 points stays at 0", () => {
     const s = ok(masterMistake(picked(config(2, "flip"), 0, 0)));
     expect(s.scores).toEqual([0, 0]);
-    expect(s.round.result).toBe("mistake");
+    expect(s.round.result).toBe(RESULT_MISTAKE);
     expect(ok(nextRound(s)).round.master).toBe(1);
   });
 });
@@ -299,7 +311,7 @@ describe("Brain Flip rules (RULES.md 4)", () => {
 describe("Brain Flip decisions and refusals", () => {
   it("the pick can't be changed after it is made", () => {
     const s = picked(config(2, "flip"), 0, 3);
-    expect(refusalOf(pickCard(s, 4))).toEqual({ refused: "phase", positions: [] });
+    expect(refusalOf(pickCard(s, 4))).toEqual({ refused: REFUSED_PHASE, positions: [] });
   });
 
   it("checkFlipConfig names what is wrong", () => {
@@ -322,15 +334,15 @@ describe("Brain Flip decisions and refusals", () => {
 
   it("cards outside the grid are refused with the card", () => {
     const s = picked(config(2, "flip", false, 3), 0, 4);
-    expect(refusalOf(guessCard(s, 9))).toEqual({ refused: "range", positions: [9] });
-    expect(refusalOf(guessCard(s, -1))).toEqual({ refused: "range", positions: [-1] });
-    expect(refusalOf(guessCard(s, 1.5))).toEqual({ refused: "range", positions: [1.5] });
-    expect(refusalOf(pickCard(newFlipGame(config(2, "flip", false, 3), 0), -1))).toEqual({ refused: "range", positions: [-1] });
+    expect(refusalOf(guessCard(s, 9))).toEqual({ refused: REFUSED_RANGE, positions: [9] });
+    expect(refusalOf(guessCard(s, -1))).toEqual({ refused: REFUSED_RANGE, positions: [-1] });
+    expect(refusalOf(guessCard(s, 1.5))).toEqual({ refused: REFUSED_RANGE, positions: [1.5] });
+    expect(refusalOf(pickCard(newFlipGame(config(2, "flip", false, 3), 0), -1))).toEqual({ refused: REFUSED_RANGE, positions: [-1] });
   });
 
   it("nothing but the pick is accepted during the pick", () => {
     const s = newFlipGame(config(3, "flip"), 0);
-    const phase = { refused: "phase", positions: [] };
+    const phase = { refused: REFUSED_PHASE, positions: [] };
     expect(refusalOf(answerQuestion(s, true))).toEqual(phase);
     expect(refusalOf(guessCard(s, 0))).toEqual(phase);
     expect(refusalOf(correctLastAnswer(s))).toEqual(phase);

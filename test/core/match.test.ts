@@ -16,6 +16,16 @@ import { rulesFor } from "../../firmware/core/presets";
 import type { MatchConfig, MatchState, PresetId } from "../../firmware/core/types";
 import { EMPTY } from "../../firmware/core/types";
 import { guessAndAnswer, ok, playUnitFed, refusalOf } from "./play";
+import {
+  PHASE_FEEDBACK,
+  PHASE_GUESS,
+  PHASE_SECRET,
+  REFUSED_FEEDBACK_RANGE,
+  REFUSED_INCOMPLETE,
+  REFUSED_PHASE,
+  REFUSED_REPEAT,
+} from "../../firmware/core/types.ts";
+import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "../../firmware/core/types.ts";
 
 function config(preset: PresetId, mode: MatchConfig["mode"], games?: number, harder?: boolean): MatchConfig {
   return { preset: preset, harder: harder ?? false, mode: mode, games: games ?? 2 };
@@ -25,7 +35,7 @@ describe("match setup", () => {
   it("a new match starts with the first game waiting for the secret, scores at 0", () => {
     const m = newMatch(config("brainiac", "referee"));
     expect(m.scores).toEqual([0, 0]);
-    expect(m.game).toEqual({ secret: null, rows: [], pending: null, phase: "secret" });
+    expect(m.game).toEqual({ secret: null, rows: [], pending: null, phase: PHASE_SECRET });
     expect(m.history).toEqual([]);
     expect(m.wrongInfo).toBeNull();
     expect(m.over).toBe(false);
@@ -37,12 +47,12 @@ describe("match setup", () => {
   it("player 1 is the unit: it makes the first code in unit-makes and breaks it in unit-breaks", () => {
     const unitMakes = newMatch(config("travel", "unit-makes"));
     expect(unitMakes.maker).toBe(1);
-    expect(unitRole(unitMakes)).toBe("maker");
+    expect(unitRole(unitMakes)).toBe(ROLE_MAKER);
     const unitBreaks = newMatch(config("travel", "unit-breaks"));
     expect(unitBreaks.maker).toBe(0);
-    expect(unitRole(unitBreaks)).toBe("breaker");
-    expect(unitRole(newMatch(config("travel", "manual")))).toBeNull();
-    expect(unitRole(newMatch(config("travel", "referee")))).toBeNull();
+    expect(unitRole(unitBreaks)).toBe(ROLE_BREAKER);
+    expect(unitRole(newMatch(config("travel", "manual")))).toBe(ROLE_NONE);
+    expect(unitRole(newMatch(config("travel", "referee")))).toBe(ROLE_NONE);
   });
 
   it("checkConfig accepts an even number of games and explains what is wrong otherwise", () => {
@@ -66,39 +76,39 @@ describe("match setup", () => {
 describe("phases and refusals", () => {
   it("setSecret is refused outside the secret phase, and an invalid secret names its holes", () => {
     const m = newMatch(config("travel", "referee"));
-    expect(refusalOf(setSecret(m, [1, 2, 1, 3]))).toEqual({ refused: "repeat", positions: [0, 2] });
-    expect(refusalOf(setSecret(m, [1, EMPTY, 2, 3]))).toEqual({ refused: "incomplete", positions: [1] });
+    expect(refusalOf(setSecret(m, [1, 2, 1, 3]))).toEqual({ refused: REFUSED_REPEAT, positions: [0, 2] });
+    expect(refusalOf(setSecret(m, [1, EMPTY, 2, 3]))).toEqual({ refused: REFUSED_INCOMPLETE, positions: [1] });
     const playing = ok(setSecret(m, [1, 2, 3, 4]));
-    expect(playing.game.phase).toBe("guess");
-    expect(refusalOf(setSecret(playing, [1, 2, 3, 4]))).toEqual({ refused: "phase", positions: [] });
+    expect(playing.game.phase).toBe(PHASE_GUESS);
+    expect(refusalOf(setSecret(playing, [1, 2, 3, 4]))).toEqual({ refused: REFUSED_PHASE, positions: [] });
   });
 
   it("a guess is refused before the secret is set, and an answer is refused when nothing is pending", () => {
     const m = newMatch(config("brainiac", "manual"));
-    expect(refusalOf(submitGuess(m, [0, 0, 0, 0])).refused).toBe("phase");
+    expect(refusalOf(submitGuess(m, [0, 0, 0, 0])).refused).toBe(REFUSED_PHASE);
     const playing = ok(setSecret(m, [0, 1, 2, 3]));
-    expect(refusalOf(answer(playing, { exact: 0, near: 0 })).refused).toBe("phase");
+    expect(refusalOf(answer(playing, { exact: 0, near: 0 })).refused).toBe(REFUSED_PHASE);
   });
 
   it("referee: the unit computes every row's feedback, so the codemaker is never asked", () => {
     let m = ok(setSecret(newMatch(config("brainiac", "referee")), [0, 1, 2, 3]));
     m = ok(submitGuess(m, [0, 2, 5, 5]));
     expect(m.game.rows).toEqual([{ guess: [0, 2, 5, 5], feedback: { exact: 1, near: 1 } }]);
-    expect(m.game.phase).toBe("guess");
+    expect(m.game.phase).toBe(PHASE_GUESS);
     expect(m.game.pending).toBeNull();
-    expect(refusalOf(answer(m, { exact: 1, near: 1 })).refused).toBe("phase");
+    expect(refusalOf(answer(m, { exact: 1, near: 1 })).refused).toBe(REFUSED_PHASE);
   });
 
   it("manual feedback: the guess waits for the codemaker's answer, and a correct answer stands", () => {
     let m = ok(setSecret(newMatch(config("brainiac", "manual")), [0, 1, 2, 3]));
     m = ok(submitGuess(m, [0, 2, 5, 5]));
-    expect(m.game.phase).toBe("feedback");
+    expect(m.game.phase).toBe(PHASE_FEEDBACK);
     expect(m.game.pending).toEqual([0, 2, 5, 5]);
     expect(m.game.rows).toEqual([]);
-    expect(refusalOf(submitGuess(m, [1, 1, 1, 1])).refused).toBe("phase");
+    expect(refusalOf(submitGuess(m, [1, 1, 1, 1])).refused).toBe(REFUSED_PHASE);
     m = ok(answer(m, { exact: 1, near: 1 }));
     expect(m.game.rows).toEqual([{ guess: [0, 2, 5, 5], feedback: { exact: 1, near: 1 } }]);
-    expect(m.game.phase).toBe("guess");
+    expect(m.game.phase).toBe(PHASE_GUESS);
     expect(m.wrongInfo).toBeNull();
   });
 
@@ -111,16 +121,16 @@ describe("phases and refusals", () => {
       { exact: 3, near: 1 },
       { exact: 0.5, near: 0 },
     ]) {
-      expect(refusalOf(answer(m, fb))).toEqual({ refused: "feedback-range", positions: [] });
+      expect(refusalOf(answer(m, fb))).toEqual({ refused: REFUSED_FEEDBACK_RANGE, positions: [] });
     }
     const race = ok(submitGuess(ok(setSecret(newMatch(config("race", "manual")), [0, 1, 2, 3, 4])), [0, 1, 2, 3, 5]));
-    expect(refusalOf(answer(race, { exact: 4, near: 1 })).refused).toBe("feedback-range");
+    expect(refusalOf(answer(race, { exact: 4, near: 1 })).refused).toBe(REFUSED_FEEDBACK_RANGE);
   });
 
   it("nextGame is refused while the game is being played", () => {
     const m = newMatch(config("brainiac", "referee"));
-    expect(refusalOf(nextGame(m)).refused).toBe("phase");
-    expect(refusalOf(nextGame(ok(setSecret(m, [0, 1, 2, 3])))).refused).toBe("phase");
+    expect(refusalOf(nextGame(m)).refused).toBe(REFUSED_PHASE);
+    expect(refusalOf(nextGame(ok(setSecret(m, [0, 1, 2, 3])))).refused).toBe(REFUSED_PHASE);
   });
 
   it("nothing is accepted after the match is over", () => {
@@ -128,9 +138,9 @@ describe("phases and refusals", () => {
     m = playUnitFed(m, [0, 1, 2, 3], 1);
     m = playUnitFed(ok(nextGame(m)), [0, 1, 2, 3], 2);
     expect(m.over).toBe(true);
-    expect(refusalOf(nextGame(m)).refused).toBe("phase");
-    expect(refusalOf(submitGuess(m, [0, 1, 2, 3])).refused).toBe("phase");
-    expect(refusalOf(setSecret(m, [0, 1, 2, 3])).refused).toBe("phase");
+    expect(refusalOf(nextGame(m)).refused).toBe(REFUSED_PHASE);
+    expect(refusalOf(submitGuess(m, [0, 1, 2, 3])).refused).toBe(REFUSED_PHASE);
+    expect(refusalOf(setSecret(m, [0, 1, 2, 3])).refused).toBe(REFUSED_PHASE);
   });
 
   it("the state keeps its own copy of codes passed in", () => {

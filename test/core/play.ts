@@ -3,6 +3,7 @@ import { forEachCode } from "../../firmware/core/codes";
 import { feedback } from "../../firmware/core/feedback";
 import { answer, rulesOf, setSecret, submitGuess } from "../../firmware/core/match";
 import type { Code, Feedback, MatchState, Refusal, Result } from "../../firmware/core/types";
+import { PHASE_GUESS } from "../../firmware/core/types.ts";
 
 /** The state of an accepted action; throws with the refusal otherwise. */
 export function ok(result: Result<MatchState>): MatchState {
@@ -34,7 +35,7 @@ export function playUnitFed(m: MatchState, secret: Code, solveRow: number | null
   const miss = missFor(m, secret);
   for (let r = 1; r <= rows; r++) {
     state = ok(submitGuess(state, solveRow === r ? secret : miss));
-    if (state.game.phase !== "guess") break;
+    if (state.game.phase !== PHASE_GUESS) break;
   }
   return state;
 }

@@ -70,10 +70,18 @@ describe("presets (RULES.md 2)", () => {
     }
   });
 
-  it("each call gives fresh rules, so a caller can never change a preset", () => {
+  it("each variant's rules are made once and shared, read-only, so no caller can change a preset", () => {
     const first = rulesFor("race", false);
-    first.raceAdvance[0] = 99;
-    expect(rulesFor("race", false).raceAdvance[0]).toBe(12);
+    expect(rulesFor("race", false)).toBe(first);
+    expect(rulesFor("race", true)).not.toBe(first);
+    // The type forbids writing: npm run typecheck fails if either line compiles (they are never run).
+    const writes = () => {
+      // @ts-expect-error Rules is read-only
+      first.pegs = 4;
+      // @ts-expect-error raceAdvance is read-only
+      first.raceAdvance[0] = 99;
+    };
+    expect(typeof writes).toBe("function");
   });
 
   for (const variant of VARIANTS) {

@@ -24,6 +24,18 @@ import { EMPTY } from "../../firmware/core/types";
 import { checkSecret } from "../../firmware/core/validate";
 import { seededRandom } from "./helpers";
 import { guessAndAnswer, missFor, ok, playUnitFed, refusalOf } from "./play";
+import {
+  PHASE_FAILED,
+  PHASE_FEEDBACK,
+  PHASE_GUESS,
+  PHASE_SECRET,
+  PHASE_SOLVED,
+  REFUSED_BLANK,
+  REFUSED_INCOMPLETE,
+  REFUSED_PHASE,
+  REFUSED_REPEAT,
+} from "../../firmware/core/types.ts";
+import { ROLE_BREAKER, ROLE_MAKER } from "../../firmware/core/types.ts";
 
 function match(preset: PresetId, mode: MatchConfig["mode"], games?: number, harder?: boolean): MatchState {
   return newMatch({ preset: preset, harder: harder ?? false, mode: mode, games: games ?? 2 });
@@ -33,30 +45,30 @@ describe("RULES.md 1: what every preset shares", () => {
   it("the row where exact = pegs ends the game and the secret is revealed", () => {
     let m = ok(setSecret(match("brainiac", "referee"), [0, 1, 2, 3]));
     m = ok(submitGuess(m, [0, 1, 3, 2]));
-    expect(m.game.phase).toBe("guess");
+    expect(m.game.phase).toBe(PHASE_GUESS);
     m = ok(submitGuess(m, [0, 1, 2, 3]));
-    expect(m.game.phase).toBe("solved");
+    expect(m.game.phase).toBe(PHASE_SOLVED);
     expect(m.game.secret).toEqual([0, 1, 2, 3]);
     expect(m.history).toEqual([{ maker: 0, rowsPlayed: 2, solved: true, replayed: false, gained: [2, 0] }]);
-    expect(refusalOf(submitGuess(m, [0, 1, 2, 3])).refused).toBe("phase");
+    expect(refusalOf(submitGuess(m, [0, 1, 2, 3])).refused).toBe(REFUSED_PHASE);
   });
 
   it("the game ends when the last row is used without breaking the code", () => {
     const m = playUnitFed(match("brainiac", "referee"), [0, 1, 2, 3], null);
     expect(m.game.rows.length).toBe(12);
-    expect(m.game.phase).toBe("failed");
+    expect(m.game.phase).toBe(PHASE_FAILED);
     expect(m.game.secret).toEqual([0, 1, 2, 3]);
-    expect(refusalOf(submitGuess(m, [0, 1, 2, 3])).refused).toBe("phase");
+    expect(refusalOf(submitGuess(m, [0, 1, 2, 3])).refused).toBe(REFUSED_PHASE);
   });
 
   it("a guess is always complete: a row with an empty hole is refused", () => {
     const m = ok(setSecret(match("brainiac", "referee"), [0, 1, 2, 3]));
-    expect(refusalOf(submitGuess(m, [0, EMPTY, 2, EMPTY]))).toEqual({ refused: "incomplete", positions: [1, 3] });
+    expect(refusalOf(submitGuess(m, [0, EMPTY, 2, EMPTY]))).toEqual({ refused: REFUSED_INCOMPLETE, positions: [1, 3] });
   });
 
   it("a blank counts as filled only where blanks are allowed", () => {
     const normal = ok(setSecret(match("brainiac", "referee"), [0, 1, 2, 3]));
-    expect(refusalOf(submitGuess(normal, [6, 1, 2, 3]))).toEqual({ refused: "blank", positions: [0] });
+    expect(refusalOf(submitGuess(normal, [6, 1, 2, 3]))).toEqual({ refused: REFUSED_BLANK, positions: [0] });
     const extra = ok(setSecret(match("brainiac", "referee", 2, true), [0, 1, 2, 3]));
     expect(ok(submitGuess(extra, [6, 1, 2, 3])).game.rows.length).toBe(1);
   });
@@ -64,7 +76,7 @@ describe("RULES.md 1: what every preset shares", () => {
   it("a refused guess costs no row", () => {
     const m = ok(submitGuess(ok(setSecret(match("race", "referee"), [0, 1, 2, 3, 4])), [5, 6, 7, 0, 1]));
     const refused = submitGuess(m, [0, 0, 1, 2, 3]);
-    expect(refusalOf(refused)).toEqual({ refused: "repeat", positions: [0, 1] });
+    expect(refusalOf(refused)).toEqual({ refused: REFUSED_REPEAT, positions: [0, 1] });
     expect(m.game.rows.length).toBe(1);
     const next = ok(submitGuess(m, [0, 1, 2, 3, 4]));
     expect(next.game.rows.length).toBe(2);
@@ -148,7 +160,7 @@ describe("RULES.md 2: Brainiac", () => {
   });
 
   it("Brainiac: the blank is refused without the extra challenge", () => {
-    expect(refusalOf(setSecret(match("brainiac", "referee"), [6, 1, 2, 3]))).toEqual({ refused: "blank", positions: [0] });
+    expect(refusalOf(setSecret(match("brainiac", "referee"), [6, 1, 2, 3]))).toEqual({ refused: REFUSED_BLANK, positions: [0] });
   });
 
   it("Brainiac extra challenge: the blank is a seventh colour", () => {
@@ -181,7 +193,7 @@ describe("RULES.md 2: Brainiac", () => {
 
 describe("RULES.md 2: the Mastermind travel unit", () => {
   it("travel unit: a secret with a repeated colour is refused", () => {
-    expect(refusalOf(setSecret(match("travel", "referee"), [7, 3, 7, 0]))).toEqual({ refused: "repeat", positions: [0, 2] });
+    expect(refusalOf(setSecret(match("travel", "referee"), [7, 3, 7, 0]))).toEqual({ refused: REFUSED_REPEAT, positions: [0, 2] });
   });
 
   it("travel unit: guesses may repeat colours", () => {
@@ -190,7 +202,7 @@ describe("RULES.md 2: the Mastermind travel unit", () => {
   });
 
   it("travel unit: the blank is refused outside the expert variant", () => {
-    expect(refusalOf(setSecret(match("travel", "referee"), [8, 3, 1, 0])).refused).toBe("blank");
+    expect(refusalOf(setSecret(match("travel", "referee"), [8, 3, 1, 0])).refused).toBe(REFUSED_BLANK);
   });
 
   it("travel unit: the codemaker scores 1 point per row the decoder played", () => {
@@ -200,7 +212,7 @@ describe("RULES.md 2: the Mastermind travel unit", () => {
   it("travel unit: the codemaker scores 9 when row 9 fails", () => {
     const m = playUnitFed(match("travel", "referee"), [0, 1, 2, 3], null);
     expect(m.game.rows.length).toBe(9);
-    expect(m.game.phase).toBe("failed");
+    expect(m.game.phase).toBe(PHASE_FAILED);
     expect(m.scores).toEqual([9, 0]);
   });
 
@@ -216,8 +228,8 @@ describe("RULES.md 2: the Mastermind travel unit", () => {
 
   it("travel expert: a secret may repeat the blank but no colour", () => {
     const m = match("travel", "referee", 2, true);
-    expect(ok(setSecret(m, [8, 2, 8, 8])).game.phase).toBe("guess");
-    expect(refusalOf(setSecret(m, [8, 2, 8, 2]))).toEqual({ refused: "repeat", positions: [1, 3] });
+    expect(ok(setSecret(m, [8, 2, 8, 8])).game.phase).toBe(PHASE_GUESS);
+    expect(refusalOf(setSecret(m, [8, 2, 8, 2]))).toEqual({ refused: REFUSED_REPEAT, positions: [1, 3] });
   });
 
   it("travel unit: feedback is shown with red and white arms", () => {
@@ -233,7 +245,7 @@ describe("RULES.md 2: the five-peg race", () => {
   for (let row = 1; row <= 12; row++) {
     it(`race: a solve in row ${row} advances ${advance[row - 1]} holes`, () => {
       const m = playUnitFed(match("race", "referee"), SECRET, row);
-      expect(m.game.phase).toBe("solved");
+      expect(m.game.phase).toBe(PHASE_SOLVED);
       expect(m.game.rows.length).toBe(row);
       expect(m.scores).toEqual([0, advance[row - 1]]);
     });
@@ -241,7 +253,7 @@ describe("RULES.md 2: the five-peg race", () => {
 
   it("race: an unsolved game advances the codebreaker 0 holes and gives the codemaker nothing", () => {
     const m = playUnitFed(match("race", "referee"), SECRET, null);
-    expect(m.game.phase).toBe("failed");
+    expect(m.game.phase).toBe(PHASE_FAILED);
     expect(m.game.rows.length).toBe(12);
     expect(m.scores).toEqual([0, 0]);
   });
@@ -257,19 +269,19 @@ describe("RULES.md 2: the five-peg race", () => {
     expect(m.over).toBe(true);
     expect(m.winner).toBe(1);
     expect(m.scores).toEqual([24, 36]); // the real sum, past hole 30
-    expect(refusalOf(nextGame(m)).refused).toBe("phase");
+    expect(refusalOf(nextGame(m)).refused).toBe(REFUSED_PHASE);
   });
 
   it("race: a secret with a repeated colour or a blank is refused", () => {
     const m = match("race", "referee");
-    expect(refusalOf(setSecret(m, [0, 1, 2, 3, 0]))).toEqual({ refused: "repeat", positions: [0, 4] });
-    expect(refusalOf(setSecret(m, [0, 1, 2, 3, 8]))).toEqual({ refused: "blank", positions: [4] });
+    expect(refusalOf(setSecret(m, [0, 1, 2, 3, 0]))).toEqual({ refused: REFUSED_REPEAT, positions: [0, 4] });
+    expect(refusalOf(setSecret(m, [0, 1, 2, 3, 8]))).toEqual({ refused: REFUSED_BLANK, positions: [4] });
   });
 
   it("race: normal guesses must use five different colours and no blank", () => {
     const m = ok(setSecret(match("race", "referee"), SECRET));
-    expect(refusalOf(submitGuess(m, [5, 5, 6, 7, 0]))).toEqual({ refused: "repeat", positions: [0, 1] });
-    expect(refusalOf(submitGuess(m, [5, 8, 6, 7, 0]))).toEqual({ refused: "blank", positions: [1] });
+    expect(refusalOf(submitGuess(m, [5, 5, 6, 7, 0]))).toEqual({ refused: REFUSED_REPEAT, positions: [0, 1] });
+    expect(refusalOf(submitGuess(m, [5, 8, 6, 7, 0]))).toEqual({ refused: REFUSED_BLANK, positions: [1] });
     expect(ok(submitGuess(m, [5, 1, 6, 7, 0])).game.rows.length).toBe(1);
   });
 
@@ -291,7 +303,7 @@ describe("RULES.md 2: the five-peg race", () => {
     expect(m.history[0].replayed).toBe(true);
     m = ok(nextGame(m));
     expect(m.maker).toBe(0);
-    expect(m.game.phase).toBe("secret");
+    expect(m.game.phase).toBe(PHASE_SECRET);
   });
 
   it("race: a wrong-information bonus can end the race", () => {
@@ -321,7 +333,7 @@ describe("RULES.md 3: who makes and who breaks", () => {
     let m = ok(setSecret(match("race", "referee"), [0, 1, 2, 3, 4]));
     m = ok(submitGuess(m, [4, 3, 2, 1, 0]));
     expect(m.game.rows[0].feedback).toEqual({ exact: 1, near: 4 });
-    expect(refusalOf(answer(m, { exact: 0, near: 0 })).refused).toBe("phase");
+    expect(refusalOf(answer(m, { exact: 0, near: 0 })).refused).toBe(REFUSED_PHASE);
   });
 
   it("manual feedback: a wrong answer replays the game and gives the codebreaker 3 points", () => {
@@ -335,7 +347,7 @@ describe("RULES.md 3: who makes and who breaks", () => {
     m = ok(nextGame(m));
     expect(m.maker).toBe(0); // the same codemaker again: a replay
     expect(m.wrongInfo).toBeNull();
-    expect(m.game).toEqual({ secret: null, rows: [], pending: null, phase: "secret" });
+    expect(m.game).toEqual({ secret: null, rows: [], pending: null, phase: PHASE_SECRET });
     // The replayed game does not count: two more games finish the match of 2.
     m = playUnitFedManual(m, 2);
     expect(m.over).toBe(false);
@@ -346,7 +358,7 @@ describe("RULES.md 3: who makes and who breaks", () => {
 
   it("unit makes: the unit is player 1, draws a valid random secret and gives the feedback", () => {
     let m = match("travel", "unit-makes", 2, true);
-    expect(unitRole(m)).toBe("maker");
+    expect(unitRole(m)).toBe(ROLE_MAKER);
     expect(m.maker).toBe(1);
     const secret = randomSecret(rulesOf(m), seededRandom(3));
     expect(checkSecret(rulesOf(m), secret)).toBeNull();
@@ -360,30 +372,30 @@ describe("RULES.md 3: who makes and who breaks", () => {
     let m = playUnitFed(match("brainiac", "unit-makes"), [0, 1, 2, 3], 2);
     expect(m.scores).toEqual([0, 2]);
     m = ok(nextGame(m));
-    expect(unitRole(m)).toBe("breaker");
+    expect(unitRole(m)).toBe(ROLE_BREAKER);
     m = ok(keepSecretInHead(m));
     m = ok(submitGuess(m, [0, 0, 1, 1]));
-    expect(m.game.phase).toBe("feedback");
+    expect(m.game.phase).toBe(PHASE_FEEDBACK);
   });
 
   it("keeping the code in the head is only for a unit codebreaker", () => {
-    expect(refusalOf(keepSecretInHead(match("brainiac", "manual"))).refused).toBe("phase");
-    expect(refusalOf(keepSecretInHead(match("brainiac", "unit-makes"))).refused).toBe("phase");
+    expect(refusalOf(keepSecretInHead(match("brainiac", "manual"))).refused).toBe(REFUSED_PHASE);
+    expect(refusalOf(keepSecretInHead(match("brainiac", "unit-makes"))).refused).toBe(REFUSED_PHASE);
     const m = ok(keepSecretInHead(match("brainiac", "unit-breaks")));
     expect(m.game.secret).toBeNull();
-    expect(m.game.phase).toBe("guess");
+    expect(m.game.phase).toBe(PHASE_GUESS);
   });
 
   it("unit breaks: the player keeps the code in their head, the unit guesses and breaks it", () => {
     const thought = [5, 0, 5, 2];
     let m = ok(keepSecretInHead(match("brainiac", "unit-breaks")));
-    while (m.game.phase === "guess") {
+    while (m.game.phase === PHASE_GUESS) {
       // (The unit's own choice is the solver's, tested in test/solver and test/scenarios; any consistent code plays here.)
       const guess = firstConsistent(rulesOf(m), m.game.rows);
       expect(guess).not.toBeNull();
       m = ok(guessAndAnswer(m, guess as number[], feedback(guess as number[], thought)));
     }
-    expect(m.game.phase).toBe("solved");
+    expect(m.game.phase).toBe(PHASE_SOLVED);
     expect(m.game.rows[m.game.rows.length - 1].guess).toEqual(thought);
     expect(m.scores).toEqual([m.game.rows.length, 0]);
   });
@@ -399,7 +411,7 @@ describe("RULES.md 3: who makes and who breaks", () => {
     expect(m.history[0]).toEqual({ maker: 0, rowsPlayed: 3, solved: false, replayed: true, gained: [0, 3] });
     m = ok(nextGame(m));
     expect(m.maker).toBe(0);
-    expect(unitRole(m)).toBe("breaker");
+    expect(unitRole(m)).toBe(ROLE_BREAKER);
   });
 
   it("unit breaks: a code entered hidden is checked, so a wrong answer is caught on its row", () => {

@@ -2,8 +2,7 @@
  * A full match of every preset in roles 1 (the unit referees) and 2 (the codemaker answers), on both
  * engines, played through keys and read off the LEDs by a player who keys chosen secrets and guesses.
  * Each engine must give the true feedback for every row and finish the match, and the two must show
- * the same rows, feedback, scores and winner. (Roles 4 then 3 against the unit run on the real engine in
- * npm run bench:real; in the suite the watcher's real-time play there stalled now and then: issue 13.)
+ * the same rows, feedback, scores and winner. (Roles 4 then 3 against the unit: against-unit.test.ts.)
  */
 import { describe, expect, it } from "vitest";
 import type { PresetId } from "../../firmware/core/types.ts";

@@ -42,6 +42,8 @@ import {
   unitRoleOf,
 } from "../reliability/invariants.ts";
 import { gridKey, Player, randomGoal, type Goal } from "../reliability/player.ts";
+import { FLIP_ASK, FLIP_OVER } from "../../firmware/core/brainflip.ts";
+import { ROLE_MAKER } from "../../firmware/core/types.ts";
 
 export interface FuzzOptions {
   seed: number;
@@ -160,7 +162,7 @@ export function segmentSeed(seed: number, segment: number): number {
 /** What the secret check needs to know about a state: is the unit the codemaker of a game still running? */
 function unitMakerGame(s: SavedState | null): string | null {
   const m = s && s.screen === "play" ? s.match : null;
-  if (!m || gameEnded(m) || unitRoleOf(m) !== "maker") return null;
+  if (!m || gameEnded(m) || unitRoleOf(m) !== ROLE_MAKER) return null;
   return `${m.history.length}/${m.maker}`;
 }
 
@@ -326,7 +328,8 @@ class Segment {
     if (m1 && m1.over && !(m0 && m0.over)) this.stats.matchesFinished++;
     const f0 = a?.flip;
     const f1 = b.flip;
-    if (f1 && f1.round.phase === "over" && !(f0 && f0.round.phase === "over" && f0.rounds === f1.rounds)) this.stats.flipRoundsFinished++;
+    if (f1 && f1.round.phase === FLIP_OVER && !(f0 && f0.round.phase === FLIP_OVER && f0.rounds === f1.rounds))
+      this.stats.flipRoundsFinished++;
     if (f1 && f1.over && !(f0 && f0.over)) this.stats.flipGamesFinished++;
   }
 
@@ -374,11 +377,11 @@ class Segment {
       if (alt) {
         other.match!.game.secret = alt;
         swapped += `secret ${alt.join()} for ${m.game.secret.join()} `;
-        if (s.screen === "play" && this.shielded && unitRoleOf(m) !== "maker") secretPublic = false;
+        if (s.screen === "play" && this.shielded && unitRoleOf(m) !== ROLE_MAKER) secretPublic = false;
       } else this.stats.differentialSkipped++;
     }
     const f = s.flip;
-    if (f && !f.over && f.round.phase === "ask") {
+    if (f && !f.over && f.round.phase === FLIP_ASK) {
       const r = f.round;
       const cards: number[] = [];
       for (let c = 0; c < f.config.grid * f.config.grid; c++) if (c !== r.pick && !r.wrongCards.includes(c)) cards.push(c);

@@ -22,7 +22,7 @@ export interface RealEspruino {
   port: string;
   /** Its directory (espruino.flash is its Storage). */
   dir: string;
-  /** Stops it (the process group this module started, by id) and removes its directory. */
+  /** Stops it (the process group this module started, by id) and removes its directory (unless it was given one). */
   stop(): Promise<void>;
 }
 
@@ -50,9 +50,12 @@ const INNER_RELAY =
   'const net=require("net");net.createServer(c=>{const u=net.connect(2323,"127.0.0.1");c.pipe(u).pipe(c);' +
   'const e=()=>{c.destroy();u.destroy()};c.on("error",e).on("close",e);u.on("error",e).on("close",e)}).listen(process.argv[1])';
 
-/** Starts Espruino for Linux with its console on a loopback port; resolves once that console answers. */
-export async function startRealEspruino(): Promise<RealEspruino> {
-  const dir = mkdtempSync(join(tmpdir(), "brainboard-espruino-"));
+/**
+ * Starts Espruino for Linux with its console on a loopback port; resolves once that console answers. `dir`: run in this
+ * directory (its espruino.flash is the Storage, kept when it stops), e.g. an EspruinoBoard's, which then boots from it.
+ */
+export async function startRealEspruino(opts: { dir?: string } = {}): Promise<RealEspruino> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "brainboard-espruino-"));
   const sock = join(dir, "console.sock");
   let child: ChildProcess;
   let lock: string | undefined;
@@ -88,7 +91,11 @@ export async function startRealEspruino(): Promise<RealEspruino> {
     }
     await new Promise((r) => outer.server.close(r));
     if (lock) rmSync(lock, { recursive: true, force: true });
-    rmSync(dir, { recursive: true, force: true });
+    if (opts.dir) {
+      // Kept for whoever gave it; the console's socket is not part of the Storage.
+      rmSync(sock, { force: true });
+      for (const f of ["espruino.log"]) rmSync(join(dir, f), { force: true });
+    } else rmSync(dir, { recursive: true, force: true });
   };
   // Ready when a line sent gets a prompt back.
   const deadline = Date.now() + 20_000;

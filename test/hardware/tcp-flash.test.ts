@@ -4,9 +4,10 @@
  * answers a key press. Also npm run flash (firmware/tools/flash.ts) through the same port, and the REPL as the CLI
  * and a terminal see it. No network: the CLI gets the offline board file, and the console listens on 127.0.0.1.
  * Last, npm run flash against the real interpreter (Espruino for Linux, ../shared/tools/espruino, in a network
- * namespace of its own: real-espruino.ts): version, Storage, --erase, read-back, a locked console, nobody listening.
+ * namespace of its own: real-espruino.ts): version, Storage, --erase, read-back, a locked console, nobody listening,
+ * and where the files land in its flash (the file espruino.flash, read as jsflash.c lays it out).
  */
-import { solverTablesFor } from "../../firmware/tools/tables.ts";
+import { bootPad, bootPadBytes, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,11 +16,15 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
-import { flash } from "../../firmware/tools/flash.ts";
 import { BoardConsole } from "../../firmware/tools/board-console.ts";
 import { ESPRUINO, HAS_ESPRUINO, startRealEspruino, type RealEspruino } from "./real-espruino.ts";
 import { BOOT_FILE, VirtualBoard } from "../../sim/board.ts";
+import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
 import { countBrackets, formatResult, startConsoleServer, type ConsoleServer } from "../../sim/console.ts";
+import { OLD_SAVE } from "./saves.ts";
+import { flash, saveCrc, type FlashResult } from "../../firmware/tools/flash.ts";
+import { upgradeSlot } from "../../firmware/tools/save-upgrade.ts";
+import { EspruinoBoard } from "../../sim/espruino/engine.ts";
 
 const CLI = join(ROOT, "node_modules/espruino/bin/espruino-cli.js");
 const HAS_CLI = existsSync(CLI);
@@ -144,9 +149,47 @@ describe.skipIf(!HAS_CLI)(
         "bb.t.race+",
       ]);
       for (const t of tables) expect(board.storage.read(t.name), t.name).toEqual(t.bytes);
+      // It held only the files the tool writes (the old .bootcde and its pad): erased first, so .bootcde starts Storage.
+      expect(text).toContain("erasing the board's Storage first: it holds only files this flash writes (.bootcde, .bbpad)");
+      expect(r.layout).toMatchObject({ protected: true });
+      expect(board.storage.layout()[0]).toMatchObject({ name: BOOT_FILE, addr: 0 });
       expectBootsAndAnswersKeys(board);
       // the old firmware ran once, at the first power-on, and never again ("" is the CLI's print())
       expect(board.consoleLog.filter((l) => l === "old firmware")).toHaveLength(1);
+    });
+
+    it("npm run flash carries a two-player game across the flash: read back before the unit starts, which then resumes it with its console locked", async () => {
+      // A unit of the first firmware in the middle of a referee game (format 1; a corrupt copy beside it), its code
+      // not running (as after the Pico's button at power-on: a locked console cannot be flashed).
+      const board = new VirtualBoard({ firmware: 'print("old firmware");', tables: false });
+      board.storage.write("bb.s0", OLD_SAVE.replace("|41226|", "|41227|"));
+      board.storage.write("bb.s1", OLD_SAVE);
+      board.powerOn();
+      const server = await serve(board);
+      let text = "";
+      const r = await flash({
+        port: `tcp://127.0.0.1:${server.port}`,
+        bundle,
+        outDir: join(dir, "flash-carry"),
+        timeoutS: CLI_TIMEOUT_MS / 1000,
+        out: (t) => (text += t),
+        err: (t) => (text += t),
+      });
+      expect(r.exitCode, text).toBe(0);
+      expect(text).toContain("warning: bb.s0: checksum mismatch, not kept");
+      expect(text).toContain("kept the saved game: bb.s1 (Brainiac match, game 1 of 4; save 5, brought up from format 1 to 2)");
+      expect(text).toContain("started the firmware after reading back what was written");
+      const tables = solverTablesFor(5).map((t) => t.name);
+      const pad = r.padBytes === undefined ? [] : [PAD_FILE];
+      expect(board.storage.list()).toEqual([BOOT_FILE, ...pad, ...tables, "bb.s1"]);
+      expect(board.storage.readString("bb.s1")).toBe(upgradeSlot(OLD_SAVE, saveCrc));
+      expect(r.layout).toMatchObject({ protected: r.padBytes !== undefined || bootPadBytes(r.bundleBytes, 16384) === null });
+      // The tool started it (load()); it resumes the game: the row and its key pegs, the console locked.
+      board.advance(500);
+      expect(board.errors).toEqual([]);
+      expect(board.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
+      expect(board.colours("board").slice(0, 4)).toEqual(["red", "green", "blue", "yellow"]);
+      expect(board.consoleLocked).toBe(true);
     });
   },
 );
@@ -286,6 +329,34 @@ describe("the console's pieces", () => {
 /** A firmware that runs on Espruino for Linux (which has no Pico pins): it notes that it booted. Over 512 bytes, so the CLI finishes. */
 const LINUX_FIRMWARE = `var bootedFrom = "brainboard-test";\n/*${"padding so the upload is over the CLI's 512-byte short-upload limit ".repeat(10)}*/\n`;
 
+/**
+ * The files in the interpreter's flash, from its file espruino.flash (its Storage starts at the file's start: LINUX's
+ * FLASH_SAVED_CODE_START is FLASH_START), read as src/jsflash.c lays them out: a 32-byte header (a size word whose
+ * top byte holds flags, then the 0-padded 28-byte name; a replaced file's name starts with 4 zero bytes), then the
+ * data, padded to 4 bytes; the first all-0xFF header ends them. Trash is left out.
+ */
+function readFlashFile(dir: string): { name: string; offset: number; size: number; flags: number }[] {
+  const img = readFileSync(join(dir, "espruino.flash"));
+  const files: { name: string; offset: number; size: number; flags: number }[] = [];
+  for (let at = 0; at + 32 <= img.length;) {
+    const word = img.readUInt32LE(at);
+    if (word === 0xffffffff || word === 0) break;
+    const size = word & 0xffffff;
+    if (img.readUInt32LE(at + 4) !== 0)
+      files.push({
+        name: img
+          .subarray(at + 4, at + 32)
+          .toString("latin1")
+          .replace(/\0.*$/s, ""),
+        offset: at,
+        size,
+        flags: word >>> 24,
+      });
+    at += 32 + ((size + 3) & ~3);
+  }
+  return files;
+}
+
 describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
   HAS_ESPRUINO && HAS_CLI
     ? "npm run flash against the real Espruino interpreter (espruino --telnet)"
@@ -320,10 +391,15 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       });
       expect(r.board).toMatchObject({ version: expect.stringMatching(/^2v29/), board: "LINUX", files: [] });
       const tables = solverTablesFor(5);
+      // the pad is there exactly when this bundle's .bootcde does not end on one of the Pico's 16 KB pages (and it fits)
+      const pad = r.padBytes === undefined ? [] : [{ name: PAD_FILE, bytes: r.padBytes, crc32: crc32(new Uint8Array(r.padBytes)) }];
+      expect(r.padBytes).toBe(bootPad(BOARDS.pico, readFileSync(bundle).length, tables) ?? undefined);
       expect(r.verified).toEqual([
         { name: BOOT_FILE, bytes: readFileSync(bundle).length, crc32: crc32(readFileSync(bundle)) },
+        ...pad,
         ...tables.map((t) => ({ name: t.name, bytes: t.bytes.length, crc32: crc32(t.bytes) })),
       ]);
+      expect(r.layout).toMatchObject({ protected: true });
       // Espruino for Linux has no B15, so the firmware fails as it starts. The CLI quits 500 ms after the board's last
       // output, so whether that error reaches it depends on timing: when it does, the tool says so and exits 1.
       if (r.exitCode !== 0) {
@@ -358,10 +434,12 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       const r = await flash({ ...opts, erase: true });
       expect(r.exitCode, text).toBe(0);
       expect(text).toContain("erasing the board's whole Storage (--erase)");
-      expect(r.verified!.map((v) => v.name)).toEqual([BOOT_FILE, ...solverTablesFor(5).map((t) => t.name)]);
-      expect((await ask<string[]>(real.port, 'require("Storage").list()')).sort()).toEqual(
-        [BOOT_FILE, ...solverTablesFor(5).map((t) => t.name)].sort(),
-      );
+      expect(r.verified!.map((v) => v.name)).toEqual([BOOT_FILE, PAD_FILE, ...solverTablesFor(5).map((t) => t.name)]);
+      expect(await ask<string[]>(real.port, 'require("Storage").list()')).toEqual([
+        BOOT_FILE,
+        PAD_FILE,
+        ...solverTablesFor(5).map((t) => t.name),
+      ]);
       // load(".bootcde") at the end of the upload ran it.
       expect(await ask(real.port, "bootedFrom")).toBe("brainboard-test");
     });
@@ -378,6 +456,156 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       });
       await expect(flash({ ...opts, bundle: locking })).rejects.toThrow(/console is locked/);
     });
+
+    it("lands the files in flash in the order .bootcde, pad, tables, the tables on a page boundary, and a save written afterwards after them", async () => {
+      real = await startRealEspruino();
+      // The Linux build's flash pages: 1 KB (scripts/build_platform_config.py gives LINUX its default flash_page_size of
+      // 1024, over boards/LINUX.py's 256 KB), not the Pico's 16 KB; a Pico page boundary is a Linux one too.
+      const page = await ask<{ addr: number; length: number }>(real.port, 'require("Flash").getPage(0x10000000)');
+      expect(page).toEqual({ addr: 0x10000000, length: 1024 });
+      expect(BOARDS.pico.storagePageBytes % page.length).toBe(0);
+      const firmware = join(dir, "linux-firmware-layout.js");
+      writeFileSync(firmware, LINUX_FIRMWARE);
+      const bytes = readFileSync(firmware).length;
+      const pad = pageAlignPad(storageFootprint(bytes), BOARDS.pico.storagePageBytes)!;
+      expect(pad).toBeGreaterThan(0); // this firmware does not end on a page: the pad is needed
+      let text = "";
+      const r = await flash({
+        port: real.port,
+        bundle: firmware,
+        outDir: join(dir, "real-layout"),
+        timeoutS: 120,
+        out: (t) => (text += t),
+        err: (t) => (text += t),
+      });
+      expect(r.exitCode, text).toBe(0);
+      expect(r.padBytes).toBe(pad);
+      const order = [BOOT_FILE, PAD_FILE, ...solverTablesFor(5).map((t) => t.name)];
+      // Storage's own list is in Storage order; the flash file says where each file is.
+      expect(await ask(real.port, 'require("Storage").list()')).toEqual(order);
+      const flashed = readFlashFile(real.dir);
+      expect(flashed.map((f) => f.name)).toEqual(order);
+      expect(flashed[0]).toMatchObject({ offset: 0, size: bytes, flags: 0 });
+      expect(flashed[1]).toMatchObject({ offset: storageFootprint(bytes), size: pad });
+      expect(flashed[2].offset).toBe(BOARDS.pico.storagePageBytes); // the first table starts the Pico's second page
+      expect(flashed[2].offset % page.length).toBe(0);
+      expect(r.layout).toEqual({
+        files: flashed.map((f) => ({ name: f.name, offset: f.offset, bytes: f.size })),
+        protected: true,
+      });
+      expect(text).toContain("layout: .bootcde at 0, .bbpad at");
+      // A save written afterwards goes after the tables; rewritten, the old copy is trash, and a compaction (which
+      // starts at the tables' page at the earliest) leaves .bootcde and its pad where and as they were.
+      const last = flashed[flashed.length - 1];
+      const saveAt = last.offset + storageFootprint(last.size);
+      expect(await ask(real.port, 'require("Storage").write("bb.s0", "save one".repeat(70))')).toBe(true);
+      expect(readFlashFile(real.dir).at(-1)).toMatchObject({ name: "bb.s0", offset: saveAt, size: 560 });
+      const head = readFileSync(join(real.dir, "espruino.flash")).subarray(0, BOARDS.pico.storagePageBytes);
+      expect(await ask(real.port, 'require("Storage").write("bb.s0", "save two".repeat(70))')).toBe(true);
+      expect(await ask(real.port, 'require("Storage").getStats().trashCount')).toBe(1);
+      await ask(real.port, '(function(){require("Storage").compact();return 1;})()');
+      expect(await ask(real.port, 'require("Storage").getStats().trashCount')).toBe(0);
+      expect(readFlashFile(real.dir).map((f) => [f.name, f.offset])).toEqual([
+        ...flashed.map((f) => [f.name, f.offset]),
+        ["bb.s0", saveAt],
+      ]);
+      expect(readFileSync(join(real.dir, "espruino.flash")).subarray(0, BOARDS.pico.storagePageBytes)).toEqual(head);
+      expect(await ask(real.port, 'require("Storage").read("bb.s0").slice(0, 8)')).toBe("save two");
+    });
+
+    it("carries a saved game across a re-flash: .bootcde, pad, tables, then the save; a format-1 save comes back as format 2 and the unit resumes it", async () => {
+      // The unit is the real engine (sim/espruino/engine.ts, mode "flash"), whose first power-on flashes it. Here that
+      // step is a re-flash over a unit in the middle of a match: an old firmware and its saves, then npm run flash,
+      // then the engine's board model (its prelude) as .boot0, as the engine writes it; then the unit boots from that
+      // flash. The saves are mirrored to the host, so what the unit keeps can be read as it runs.
+      const unit = new EspruinoBoard({
+        firmware: readFileSync(bundle, "latin1"),
+        mode: "flash",
+        build: "espruino",
+        mirror: ["bb.s0", "bb.s1"],
+      });
+      const engine = unit as unknown as { flashFirmware: () => Promise<void>; prelude: () => string; flashed: boolean };
+      let text = "";
+      let r: FlashResult | undefined;
+      let flashed: ReturnType<typeof readFlashFile> = [];
+      let upgraded = "";
+      engine.flashFirmware = async () => {
+        real = await startRealEspruino({ dir: unit.dir });
+        // A unit of the first firmware, flashed the old way (its code last) and played: a format-1 save in bb.s1 (a
+        // referee game, one row) and a corrupt copy in bb.s0.
+        const corrupt = OLD_SAVE.replace("|41226|", "|41227|");
+        expect(await ask(real.port, `require("Storage").write("bb.s0", ${JSON.stringify(corrupt)})`)).toBe(true);
+        expect(await ask(real.port, `require("Storage").write("bb.s1", ${JSON.stringify(OLD_SAVE)})`)).toBe(true);
+        expect(await ask(real.port, `require("Storage").write(".bootcde", ${JSON.stringify(LINUX_FIRMWARE)})`)).toBe(true);
+        r = await flash({
+          port: real.port,
+          bundle,
+          outDir: join(dir, "real-carry"),
+          timeoutS: 120,
+          out: (t) => (text += t),
+          err: (t) => (text += t),
+        });
+        flashed = readFlashFile(real.dir);
+        upgraded = await ask<string>(real.port, 'require("Storage").read("bb.s1")');
+        expect(await ask(real.port, `E.CRC32(require("Storage").read("bb.s1"))`)).toBe(crc32(Buffer.from(upgraded, "latin1")));
+        const prelude = engine.prelude();
+        const c = await BoardConsole.open(real.port);
+        try {
+          for (let at = 0; at < prelude.length; at += 600)
+            await c.run(
+              `require("Storage").write(".boot0",${JSON.stringify(prelude.slice(at, at + 600))},${at}${at ? "" : `,${prelude.length}`})`,
+            );
+          expect(await c.query(`E.CRC32(require("Storage").read(".boot0"))`)).toBe(crc32(Buffer.from(prelude, "latin1")));
+        } finally {
+          await c.close();
+        }
+        await real.stop();
+        real = undefined;
+        engine.flashed = true;
+      };
+      try {
+        await unit.powerOn();
+        expect(r!.exitCode, text).toBe(0);
+        expect(r!.saves).toEqual({
+          kept: [{ name: "bb.s1", seq: 5, format: 1, upgraded: true, what: "Brainiac match, game 1 of 4" }],
+          dropped: [{ name: "bb.s0", problem: "checksum mismatch" }],
+        });
+        expect(text).toContain("warning: bb.s0: checksum mismatch, not kept");
+        // The layout, from the interpreter's flash file: .bootcde at 0, its pad, the tables from a page boundary, then
+        // the save right after the last table (then .boot0, the board model, written after the flash).
+        const tables = solverTablesFor(5).map((t) => t.name);
+        const pad = r!.padBytes === undefined ? [] : [PAD_FILE];
+        const order = [BOOT_FILE, ...pad, ...tables, "bb.s1"];
+        expect(flashed.map((f) => f.name)).toEqual(order);
+        expect(flashed[0].offset).toBe(0);
+        if (pad.length) expect(flashed[2].offset % BOARDS.pico.storagePageBytes).toBe(0);
+        const last = flashed[flashed.length - 2];
+        expect(flashed.at(-1)).toMatchObject({ name: "bb.s1", offset: last.offset + storageFootprint(last.size) });
+        expect(r!.layout).toEqual({
+          files: flashed.map((f) => ({ name: f.name, offset: f.offset, bytes: f.size })),
+          protected: pad.length > 0,
+        });
+        // Format 2 now, the same name and sequence, as the unit reads it.
+        expect(upgraded).toBe(upgradeSlot(OLD_SAVE, saveCrc));
+        expect(upgraded.startsWith("BB2|5|")).toBe(true);
+
+        // The unit boots from that flash and resumes the game: its row (red green blue yellow) and key pegs (2 white).
+        await unit.advance(500);
+        expect(unit.errors).toEqual([]);
+        expect(unit.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
+        expect(unit.colours("board").slice(0, 4)).toEqual(["red", "green", "blue", "yellow"]);
+        expect(
+          unit
+            .colours("keys")
+            .slice(0, 4)
+            .filter((k) => k === "white"),
+        ).toHaveLength(2);
+        expect(unit.consoleLocked).toBe(true);
+        expect(unit.storage.readString("bb.s1")?.startsWith("BB2|5|")).toBe(true);
+      } finally {
+        await unit.close();
+      }
+    }, 300_000);
 
     it("a port where nothing listens is exit 2, before anything is built or sent", async () => {
       const built = existsSync(join(dir, "real-gone", "firmware.js"));

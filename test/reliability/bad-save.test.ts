@@ -5,6 +5,7 @@
  * 3 s after boot, and a console line "brainboard: save not used..."); it never crashes, shows
  * the menu and answers keys.
  */
+import { S_GAME } from "../../firmware/ui/menu.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { VirtualBoard } from "../../sim/board.ts";
 import { Prng } from "../../sim/random.ts";
@@ -15,6 +16,7 @@ import { boardFrame, expectedBootFrame, frameDiff } from "./frame.ts";
 import { gridKey, Player, type Goal } from "./player.ts";
 import { firmwareFailures } from "./invariants.ts";
 import { G_OK } from "../../firmware/ui/layout.ts";
+import { FLIP_ANSWER } from "../../firmware/core/brainflip.ts";
 
 const CHECK_AT_MS = 200;
 
@@ -70,7 +72,7 @@ function expectDiscarded(board: VirtualBoard): void {
   // It answers keys: choose the travel unit, then start a match.
   board.tap(gridKey(1), 30, 30);
   expect(board.colours("pad")[1], "the travel unit chosen on the menu").toBe("white");
-  expect(readSavedState(board)?.settings.preset).toBe("travel");
+  expect(readSavedState(board)?.settings[S_GAME]).toBe("travel");
   board.tap(gridKey(G_OK), 30, 30);
   expect(readSavedState(board)?.screen, "a match started with OK").toBe("play");
   expect(firmwareFailures(board), "failures after keys").toEqual([]);
@@ -147,12 +149,13 @@ describe("bad saved data is recovered or discarded with a warning, never a crash
     expectDiscarded(bootWith([corrupt(older.text, 5), corrupt(newer.text, 50)]));
   });
 
-  it("an older format (BB0) or an unknown prefix: discarded with the warning", () => {
+  it("an older format (BB0, BB1: the unit reads only its own), a newer one or an unknown prefix: discarded with the warning", () => {
     const json = JSON.stringify(JSON.parse(match.at(-1)!.text.slice(match.at(-1)!.text.indexOf("{"))));
     for (const text of [
       `BB0|7|0|${json}`,
       encodeSlot(match.at(-1)!.state, 7, { format: 0 }),
-      encodeSlot(match.at(-1)!.state, 7, { format: 2 }),
+      encodeSlot(match.at(-1)!.state, 7, { format: 1 }),
+      encodeSlot(match.at(-1)!.state, 7, { format: 3 }),
       `XX1|7|0|${json}`,
       json,
     ])
@@ -230,7 +233,7 @@ describe("bad saved data is recovered or discarded with a warning, never a crash
     ["a Brain Flip log entry that is null", (s) => ({ ...s, flip: { ...s.flip, round: { ...s.flip!.round, log: [null] } } })],
     [
       "a Brain Flip answer by player 9",
-      (s) => ({ ...s, flip: { ...s.flip, round: { ...s.flip!.round, log: [{ player: 9, kind: "answer", yes: true, card: -1 }] } } }),
+      (s) => ({ ...s, flip: { ...s.flip, round: { ...s.flip!.round, log: [{ player: 9, kind: FLIP_ANSWER, yes: true, card: -1 }] } } }),
     ],
   ];
 

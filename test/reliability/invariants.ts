@@ -12,6 +12,9 @@ import type { FlipState } from "../../firmware/core/brainflip.ts";
 import { FLIP_TARGET, questionLimit } from "../../firmware/core/brainflip.ts";
 import { rulesFor } from "../../firmware/core/presets.ts";
 import { COLOUR_NAMES, PEG_COLOURS } from "../../firmware/ui/palette.ts";
+import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SOLVED } from "../../firmware/core/types.ts";
+import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "../../firmware/core/types.ts";
+import { FLIP_PHASE_NAMES, FLIP_PICK } from "../../firmware/core/brainflip.ts";
 
 /** LED colour names of the code symbols (black pegs show violet); a blank is an unlit hole. */
 export const SYMBOL_LEDS = PEG_COLOURS.map((c) => COLOUR_NAMES[c]);
@@ -56,13 +59,13 @@ export function rulesOfMatch(m: MatchState): Rules {
 
 /** Has the current game of a match ended (the secret may then be shown)? */
 export function gameEnded(m: MatchState): boolean {
-  return m.over || m.wrongInfo !== null || m.game.phase === "solved" || m.game.phase === "failed";
+  return m.over || m.wrongInfo !== null || m.game.phase === PHASE_SOLVED || m.game.phase === PHASE_FAILED;
 }
 
-/** The unit's role in the current game, or null in two-player modes (player 1 is the unit). */
-export function unitRoleOf(m: MatchState): "maker" | "breaker" | null {
-  if (m.config.mode !== "unit-makes" && m.config.mode !== "unit-breaks") return null;
-  return m.maker === 1 ? "maker" : "breaker";
+/** The unit's role in the current game, or ROLE_NONE in two-player modes (player 1 is the unit). */
+export function unitRoleOf(m: MatchState): number {
+  if (m.config.mode !== "unit-makes" && m.config.mode !== "unit-breaks") return ROLE_NONE;
+  return m.maker === 1 ? ROLE_MAKER : ROLE_BREAKER;
 }
 
 function isCode(c: unknown, rules: Rules): c is Code {
@@ -87,8 +90,8 @@ export function matchProblems(m: MatchState): string[] {
       out.push(`row ${r + 1}: feedback ${JSON.stringify(fb)} out of range`);
   });
   if (g.secret !== null && !isCode(g.secret, rules)) out.push(`secret ${JSON.stringify(g.secret)} is not a code of the preset`);
-  if (g.phase === "feedback" && !isCode(g.pending, rules)) out.push(`pending guess ${JSON.stringify(g.pending)} is not a code`);
-  if ((g.phase === "guess" || g.phase === "feedback") && g.rows.length >= rules.rows) out.push(`still playing after the last row`);
+  if (g.phase === PHASE_FEEDBACK && !isCode(g.pending, rules)) out.push(`pending guess ${JSON.stringify(g.pending)} is not a code`);
+  if ((g.phase === PHASE_GUESS || g.phase === PHASE_FEEDBACK) && g.rows.length >= rules.rows) out.push(`still playing after the last row`);
   for (let p = 0; p < 2; p++) {
     const sum = m.history.reduce((a, h) => a + h.gained[p], 0);
     if (m.scores[p] !== sum) out.push(`player ${p} has ${m.scores[p]} points but the history gives ${sum}`);
@@ -111,7 +114,7 @@ export function flipProblems(f: FlipState): string[] {
   const r = f.round;
   if (r.asked > questionLimit(f.config.mode)) out.push(`${r.asked} questions asked, the limit is ${questionLimit(f.config.mode)}`);
   if (!(r.pick === -1 || (r.pick >= 0 && r.pick < n * n))) out.push(`pick ${r.pick} is not a card of the ${n}x${n} grid`);
-  if (r.phase !== "pick" && r.pick < 0) out.push(`round in phase ${r.phase} without a pick`);
+  if (r.phase !== FLIP_PICK && r.pick < 0) out.push(`round in phase ${FLIP_PHASE_NAMES[r.phase] ?? r.phase} without a pick`);
   if (r.wrongCards.some((c) => !(c >= 0 && c < n * n) || c === r.pick)) out.push(`wrong cards ${JSON.stringify(r.wrongCards)}`);
   if (f.over !== f.scores.some((s) => s >= FLIP_TARGET)) out.push(`over is ${f.over} with scores ${JSON.stringify(f.scores)}`);
   return out;
@@ -177,7 +180,10 @@ export function playLedProblems(p: Profile, frame: string[], m: MatchState): str
   const wrongRows = m.wrongInfo ? m.wrongInfo.rows : [];
   m.game.rows.forEach((row, r) => {
     const pegs = frame.slice(seg.board.start + r * w, seg.board.start + r * w + rules.pegs);
-    const keys = frame.slice(seg.keys.start + r * w, seg.keys.start + (r + 1) * w);
+    // The feedback fills the preset's holes only; key LEDs past them stay dark.
+    const keys = frame.slice(seg.keys.start + r * w, seg.keys.start + r * w + rules.pegs);
+    const past = frame.slice(seg.keys.start + r * w + rules.pegs, seg.keys.start + (r + 1) * w);
+    if (past.some((c) => c !== "off")) out.push(`row ${r + 1}: key LEDs past the preset's ${rules.pegs} holes lit: ${past.join(",")}`);
     const guess = codeFromLeds(pegs, rules);
     if (!guess) {
       out.push(`row ${r + 1} shows ${pegs.join(",")}, not a code`);

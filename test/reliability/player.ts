@@ -4,9 +4,10 @@
  * Mostly sensible moves, sometimes wrong ones (refused codes, wrong feedback, Master mistakes), so
  * that every path of the rules is played. Used by the power-cut test and the fuzzer.
  */
+import { S_GAME, settingsByName } from "../../firmware/ui/menu.ts";
 import type { Profile } from "../../hardware/profile.ts";
 import type { Prng } from "../../sim/random.ts";
-import type { SavedState, Settings } from "../../firmware/ui/app.ts";
+import type { SavedState } from "../../firmware/ui/app.ts";
 import { defaultSettings, FLIP_GRID_MENU, FLIP_PLAYERS_MENU, GAMES_MENU, MODE_MENU, PRESET_MENU } from "../../firmware/ui/app.ts";
 import { G_BLANK, G_COLOUR, G_MENU, G_OK } from "../../firmware/ui/layout.ts";
 import type { Code, MatchMode, MatchState, PresetId, Row } from "../../firmware/core/types.ts";
@@ -16,6 +17,8 @@ import { checkGuess } from "../../firmware/core/validate.ts";
 import { firstConsistent } from "../../firmware/core/codes.ts";
 import { codeSpaceSize } from "../../firmware/core/presets.ts";
 import { gameEnded, referenceFeedback, rulesOfMatch, unitRoleOf } from "./invariants.ts";
+import { PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, ROLE_BREAKER, ROLE_MAKER } from "../../firmware/core/types.ts";
+import { FLIP_OVER, FLIP_PICK } from "../../firmware/core/brainflip.ts";
 
 /** Grid key id at a grid position (0..35, reading order) on the R1 pad. */
 export const gridKey = (g: number) => `p${Math.floor(g / 6) + 1}${(g % 6) + 1}`;
@@ -58,16 +61,16 @@ export function playsGoal(s: SavedState | null, goal: Goal): boolean {
   if (!s) return false;
   if (goal.game === "brainflip") {
     const f = s.flip;
-    return f !== null && s.settings.preset === "brainflip" && f.config.mode === goal.flipMode && f.config.players === goal.players;
+    return f !== null && s.settings[S_GAME] === "brainflip" && f.config.mode === goal.flipMode && f.config.players === goal.players;
   }
   const m = s.match;
-  return m !== null && s.settings.preset === goal.game && m.config.mode === goal.mode && m.config.harder === goal.harder;
+  return m !== null && s.settings[S_GAME] === goal.game && m.config.mode === goal.mode && m.config.harder === goal.harder;
 }
 
 /** The state's game is one to go on with (not over). */
 function resumable(s: SavedState): boolean {
-  if (s.settings.preset === "brainflip") return s.flip !== null && !s.flip.over;
-  return s.match !== null && !s.match.over && s.match.config.preset === s.settings.preset;
+  if (s.settings[S_GAME] === "brainflip") return s.flip !== null && !s.flip.over;
+  return s.match !== null && !s.match.over && s.match.config.preset === s.settings[S_GAME];
 }
 
 export class Player {
@@ -105,21 +108,24 @@ export class Player {
 
   /** On the menu: the goal's settings, then OK (or resume the goal's game). */
   menu(s: SavedState, goal: Goal): Move {
-    if (playsGoal(s, goal) && resumable(s) && s.settings.preset === goal.game) return { label: "resume", keys: [gridKey(G_RESUME)] };
+    if (playsGoal(s, goal) && resumable(s) && s.settings[S_GAME] === goal.game) return { label: "resume", keys: [gridKey(G_RESUME)] };
     const keys: string[] = [gridKey(PRESET_MENU.indexOf(goal.game))];
-    const set: Settings = s.settings;
+    const set = settingsByName(s.settings);
     if (goal.game === "brainflip") {
       keys.push(gridKey(6 + (goal.flipMode === "flip" ? 0 : 1)));
       keys.push(gridKey(12 + FLIP_PLAYERS_MENU.indexOf(goal.players)));
       keys.push(gridKey(18 + FLIP_GRID_MENU.indexOf(goal.grid)));
       if (set.unitFlips !== goal.unitFlips) keys.push(gridKey(G_UNIT_FLIPS));
       keys.push(gridKey(G_OK));
+      // A game begun and not over is replaced only on a confirming OK.
+      if (s.flip && !s.flip.over) keys.push(gridKey(G_OK));
       return { label: `start ${goalName(goal)}`, keys };
     }
     keys.push(gridKey(6 + (goal.harder ? 1 : 0)));
     keys.push(gridKey(12 + MODE_MENU.indexOf(goal.mode)));
     if (goal.game !== "race") keys.push(gridKey(18 + GAMES_MENU.indexOf(goal.games)));
     keys.push(gridKey(G_OK));
+    if (s.match && !s.match.over) keys.push(gridKey(G_OK));
     return { label: `start ${goalName(goal)}${goal.harder ? " (harder)" : ""}`, keys };
   }
 
@@ -153,8 +159,8 @@ export class Player {
     if (m.over) return { label: "match over: OK", keys: [gridKey(G_OK)] };
     if (gameEnded(m)) return { label: "next game", keys: [gridKey(G_OK)] };
     if (this.chance(0.02)) return { label: "menu", keys: [gridKey(G_MENU)] };
-    if (g.phase === "secret" && role !== "maker") {
-      if (role === "breaker" && this.chance(0.4)) return { label: "keep the secret in my head", keys: [this.maker.ok] };
+    if (g.phase === PHASE_SECRET && role !== ROLE_MAKER) {
+      if (role === ROLE_BREAKER && this.chance(0.4)) return { label: "keep the secret in my head", keys: [this.maker.ok] };
       if (this.chance(this.mistakes)) return { label: "bad secret", keys: this.secretKeys(this.badCode(m), rules.colours) };
       return {
         label: "secret",
@@ -164,7 +170,7 @@ export class Player {
         ),
       };
     }
-    if (g.phase === "guess" && role !== "breaker") {
+    if (g.phase === PHASE_GUESS && role !== ROLE_BREAKER) {
       if (this.chance(this.mistakes)) return { label: "bad guess", keys: this.guessKeys(this.badCode(m), rules.colours) };
       let guess: Code | null = null;
       const r = this.rng.next();
@@ -176,7 +182,7 @@ export class Player {
       }
       return { label: "guess", keys: this.guessKeys(guess ?? this.badCode(m), rules.colours) };
     }
-    if (g.phase === "feedback" && g.pending) {
+    if (g.phase === PHASE_FEEDBACK && g.pending) {
       // The codemaker answers: truly (against the secret, or one kept in the head), or sometimes not.
       const secret = g.secret ?? firstConsistent(rules, g.rows) ?? g.pending;
       let fb = referenceFeedback(g.pending, secret);
@@ -204,9 +210,9 @@ export class Player {
     const r = f.round;
     const n = f.config.grid;
     const mk = this.maker;
-    if (f.over || r.phase === "over") return { label: f.over ? "game over: OK" : "next round", keys: [mk.ok] };
+    if (f.over || r.phase === FLIP_OVER) return { label: f.over ? "game over: OK" : "next round", keys: [mk.ok] };
     if (this.chance(0.02)) return { label: "menu", keys: [mk.colours[0]] };
-    if (r.phase === "pick") return { label: "pick", keys: [this.cardKey(f, this.rng.int(0, n * n - 1))] };
+    if (r.phase === FLIP_PICK) return { label: "pick", keys: [this.cardKey(f, this.rng.int(0, n * n - 1))] };
     const x = this.rng.next();
     if (x < 0.5) return { label: "answer", keys: [this.chance(0.5) ? mk.yes : mk.no] };
     if (x < 0.62) return { label: "guess right", keys: [this.cardKey(f, r.pick)] };

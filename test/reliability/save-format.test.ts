@@ -1,12 +1,15 @@
 /**
  * The save format (firmware/device/save-format.ts): saves written before the format was written out
- * (when the keys were whatever the mangler's tracked cache said) still load, because the format's keys
- * are those keys; the one decoder reads them for the Node side.
+ * (when the keys were whatever the mangler's tracked cache said) keep their keys; format 1 (Fletcher-16,
+ * phases by name) is read on the Node side and brought up to format 2, which is what the unit reads.
  */
+import { S_GAME } from "../../firmware/ui/menu.ts";
 import { describe, expect, it } from "vitest";
 import { VirtualBoard } from "../../sim/board.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 import { decodeSlot, expandKeys, SAVE_KEYS } from "../../firmware/device/save-format.ts";
+import { decodeAnySlot, saveCrc, upgradeSlot } from "../../sim/saves.ts";
+import { PHASE_GUESS } from "../../firmware/core/types.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
 import { firmwareFailures } from "./invariants.ts";
 
@@ -15,20 +18,28 @@ const OLD_SAVE =
   'BB1|5|41226|{"v":1,"s":"play","p":{"n":"brainiac","d":false,"rn":"referee","f":4,"oe":1,"ie":true,"Pt":5,"lockConsole":true,"se":"flip","c":3,"re":6,"w":false},"hn":{"r":{"n":"brainiac","d":false,"rn":"referee","f":4},"l":[0,0],"Yt":0,"e":{"secret":[5,4,3,2],"Wt":[{"Jt":[0,1,2,3],"Qt":{"o":0,"a":2}}],"x":null,"Kt":"guess"},"Sn":[],"m":null,"jt":false,"O":-1},"qt":null}';
 
 describe("the save format", () => {
-  it("decodes a save of the first firmware to the source's names", () => {
-    const slot = decodeSlot(OLD_SAVE);
+  it("decodes a save of the first firmware (format 1) to the source's names, its phase as a number", () => {
+    const slot = decodeAnySlot(OLD_SAVE);
     if (typeof slot === "string") throw new Error(slot);
     expect(slot.seq).toBe(5);
     const state = expandKeys(slot.data) as SavedState;
     expect(state.screen).toBe("play");
-    expect(state.settings.preset).toBe("brainiac");
+    expect(state.settings[S_GAME]).toBe("brainiac");
     expect(state.match?.game.rows).toEqual([{ guess: [0, 1, 2, 3], feedback: { exact: 0, near: 2 } }]);
     expect(state.match?.game.secret).toEqual([5, 4, 3, 2]);
+    expect(state.match?.game.phase).toBe(PHASE_GUESS);
+    expect(state.v).toBe(2);
   });
 
   it("refuses a slot whose checksum or version does not match, saying which", () => {
-    expect(decodeSlot(OLD_SAVE.replace("|41226|", "|41227|"))).toBe("checksum mismatch");
-    expect(decodeSlot(OLD_SAVE.replace("BB1|", "BB9|"))).toBe("unknown format BB9");
+    expect(decodeAnySlot(OLD_SAVE.replace("|41226|", "|41227|"))).toBe("checksum mismatch");
+    expect(decodeAnySlot(OLD_SAVE.replace("BB1|", "BB9|"))).toBe("unknown format BB9");
+    const current = upgradeSlot(OLD_SAVE)!;
+    expect(current.startsWith("BB2|5|")).toBe(true);
+    expect(decodeSlot(current.replace("|5|", "|6|"), saveCrc)).not.toBe("checksum mismatch");
+    expect(decodeSlot(current.slice(0, -2) + "0}", saveCrc)).toBe("checksum mismatch");
+    // The unit reads only the current format.
+    expect(decodeSlot(OLD_SAVE, saveCrc)).toBe("unknown format BB1");
   });
 
   it("gives every saved field its own key", () => {
@@ -36,9 +47,9 @@ describe("the save format", () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it("the unit resumes a save of the first firmware: the row, its key pegs, the locked console", () => {
+  it("the unit resumes a save of the first firmware brought up to format 2: the row, its key pegs, the locked console", () => {
     const board = new VirtualBoard({ firmware: firmwareBundle() });
-    board.storage.write("bb.s1", OLD_SAVE);
+    board.storage.write("bb.s1", upgradeSlot(OLD_SAVE)!);
     board.powerOn();
     board.advance(500);
     expect(firmwareFailures(board)).toEqual([]);
@@ -50,5 +61,15 @@ describe("the save format", () => {
         .filter((c) => c === "white"),
     ).toHaveLength(2);
     expect(board.consoleLocked).toBe(true);
+  });
+
+  it("the unit itself does not take format 1: it says which format it found and starts afresh, warning", () => {
+    const board = new VirtualBoard({ firmware: firmwareBundle() });
+    board.storage.write("bb.s1", OLD_SAVE);
+    board.powerOn();
+    board.advance(500);
+    expect(board.consoleLog.join("\n")).toContain("bb.s1: unknown format BB1");
+    expect(board.colours("status")[1]).toBe("yellow");
+    expect(board.colours("board").every((c) => c === "off")).toBe(true);
   });
 });

@@ -8,7 +8,8 @@ import type { VirtualBoard } from "../../sim/board.ts";
 import type { StorageCut, StorageOp } from "../../sim/storage.ts";
 import { stringFromBytes } from "../../sim/storage.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
-import { checksum, SAVE_VERSION, shortenKeys } from "../../firmware/device/save-format.ts";
+import { SAVE_VERSION, shortenKeys } from "../../firmware/device/save-format.ts";
+import { saveCrc } from "../../sim/saves.ts";
 
 export { SLOT_NAMES, parseSlot, isCopy, slotCopies, newestCopy, type SlotCopy } from "../../sim/saves.ts";
 import { isCopy, newestCopy, parseSlot, SLOT_NAMES, type SlotCopy } from "../../sim/saves.ts";
@@ -21,7 +22,7 @@ export function readSavedState(board: VirtualBoard): SavedState | null {
 /** A slot's text for `state` (source names), as the firmware writes it. */
 export function encodeSlot(state: unknown, seq: number, opts: { format?: number; checksum?: number; raw?: boolean } = {}): string {
   const json = JSON.stringify(opts.raw ? state : shortenKeys(state));
-  return `BB${opts.format ?? SAVE_VERSION}|${seq}|${opts.checksum ?? checksum(json)}|${json}`;
+  return `BB${opts.format ?? SAVE_VERSION}|${seq}|${opts.checksum ?? saveCrc(json)}|${json}`;
 }
 
 /**

@@ -126,7 +126,7 @@ describe("RULES.md 1: what every codebreaker preset shares", () => {
     const u = brainiacReferee();
     u.makerSecret([0, 1, 2, 3]);
     u.tap("p11", "p12", "p13", "p66"); // three pegs only
-    expect(u.refusedJustNow()).toBe(true);
+    expect(u.refusedJustNow("incomplete")).toBe(true); // status LED 2 orange: holes left empty
     expect(u.feedbackRow(0).pixels.every((p) => p === "off")).toBe(true);
     u.tap("p14", "p66"); // the fourth peg, then OK: row 1 is still the row played
     expect(u.feedbackRow(0)).toMatchObject({ exact: 4 });
@@ -171,7 +171,7 @@ describe("RULES.md 2: Brainiac (seed 000)", () => {
   it("Brainiac: a blank is refused in the normal game", () => {
     const u = brainiacReferee();
     u.tap("m31");
-    expect(u.refusedJustNow()).toBe(true);
+    expect(u.refusedJustNow("blank")).toBe(true); // status LED 2 cyan: no blanks in this game
     expect(u.secretPixels().slice(0, 4)).toEqual(["hole", "hole", "hole", "hole"]);
   });
 
@@ -223,7 +223,7 @@ describe("RULES.md 2: the Mastermind travel unit (seeds 001, 004)", () => {
   it("travel unit: a secret with a repeated colour is refused", () => {
     const u = travel();
     u.makerSecret([0, 0, 1, 2]);
-    expect(u.refusedJustNow()).toBe(true);
+    expect(u.refusedJustNow("repeat")).toBe(true); // status LED 2 violet: a colour twice
     expect(u.status()[0]).toBe("red"); // still the codemaker's move
     u.tap("m33", "m33", "m33", "m33"); // undo the four pegs
     u.makerSecret([0, 7, 1, 2]);
@@ -243,7 +243,8 @@ describe("RULES.md 2: the Mastermind travel unit (seeds 001, 004)", () => {
     u.guess([0, 2, 1, 7]);
     const fb = u.feedbackRow(0);
     expect(fb).toMatchObject({ exact: 1, near: 2, look: "arms" });
-    expect(fb.pixels).toEqual(["red", "off", "off", "white", "white"]);
+    // Over the preset's four holes: the fifth key LED stays dark.
+    expect(fb.pixels).toEqual(["red", "off", "white", "white", "off"]);
   });
 
   it("travel unit: the codemaker scores one point per row the decoder played", () => {
@@ -264,7 +265,7 @@ describe("RULES.md 2: the Mastermind travel unit (seeds 001, 004)", () => {
   it("travel expert: the blank may repeat in the secret but no colour may", () => {
     const u = travel("referee", true);
     u.makerSecret(["blank", 1, 1, "blank"]);
-    expect(u.refusedJustNow()).toBe(true);
+    expect(u.refusedJustNow("repeat")).toBe(true);
     u.tap("m33", "m33", "m33", "m33");
     u.makerSecret(["blank", 1, "blank", 2]);
     expect(u.status()[0]).toBe("blue");
@@ -294,7 +295,7 @@ describe("RULES.md 2: the five-peg race (seed 002)", () => {
   it("race: a secret of five different colours from eight, over twelve rows", () => {
     const u = race();
     u.makerSecret([0, 0, 1, 2, 3]);
-    expect(u.refusedJustNow()).toBe(true);
+    expect(u.refusedJustNow("repeat")).toBe(true);
     for (let i = 0; i < 5; i++) u.tap("m33");
     u.makerSecret([7, 6, 5, 4, 3]);
     for (const g of wrongFive([7, 6, 5, 4, 3], 12)) u.guess(g);
@@ -305,10 +306,10 @@ describe("RULES.md 2: the five-peg race (seed 002)", () => {
     const u = race();
     u.makerSecret(secret);
     u.guess([0, 0, 1, 2, 3]);
-    expect(u.refusedJustNow()).toBe(true);
+    expect(u.refusedJustNow("repeat")).toBe(true);
     u.tap("p65"); // clear
     u.tap("p23"); // blank is not offered
-    expect(u.refusedJustNow()).toBe(true);
+    expect(u.refusedJustNow("blank")).toBe(true);
     expect(u.feedbackRow(0).pixels.every((p) => p === "off")).toBe(true);
   });
 

@@ -4,10 +4,20 @@
  */
 import { VirtualBoard, type BoardOptions } from "../../sim/board.ts";
 import type { Feedback, MatchMode, PresetId } from "../../firmware/core/types.ts";
+import { REFUSAL_NAMES } from "../../firmware/core/types.ts";
+import { REFUSAL_COLOURS } from "../../firmware/ui/render.ts";
+import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 
 /** Grid key id at a grid position (0..35, reading order). */
 export const gridKey = (g: number) => `p${Math.floor(g / 6) + 1}${(g % 6) + 1}`;
+/** A refusal's reason (core/types.ts REFUSAL_NAMES), and the colour status LED 2 says it in. */
+export type RefusalReason = "phase" | "incomplete" | "repeat" | "blank" | "range" | "feedback-range";
+export const REFUSAL_COLOUR_NAMES = Object.fromEntries(REFUSAL_NAMES.map((name, i) => [name, COLOUR_NAMES[REFUSAL_COLOURS[i]]])) as Record<
+  RefusalReason,
+  string
+>;
+
 /** Colour symbols as the LEDs show them; "black" pegs are violet and a blank is an unlit hole. */
 export const LED_NAMES = ["red", "green", "blue", "yellow", "white", "orange", "pink", "violet"];
 export const BLANK_LED = "off";
@@ -120,9 +130,15 @@ export class UnitDriver {
   }
 
   /** Is a refusal being shown (status alert lit red, low tone)? */
-  refusedJustNow(): boolean {
+  /**
+   * A refusal is showing: the low tone, and status LED 2 in the colour of its reason (ui/render.ts
+   * REFUSAL_COLOURS): any reason, or the one named.
+   */
+  refusedJustNow(reason?: RefusalReason): boolean {
     const lastTone = this.board.tones.filter((t) => t.freq > 0).at(-1);
-    return this.board.colours("status")[1] === "red" && lastTone !== undefined && lastTone.freq < 300;
+    const shown = this.board.colours("status")[1];
+    const colours = reason ? [REFUSAL_COLOUR_NAMES[reason]] : Object.values(REFUSAL_COLOUR_NAMES);
+    return colours.includes(shown) && lastTone !== undefined && lastTone.freq < 300;
   }
 
   /** Pad LED at a grid position. */

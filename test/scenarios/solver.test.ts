@@ -14,6 +14,7 @@ import { feedback } from "../../firmware/core/feedback.ts";
 import { codeAt, conflictingRows, countConsistent, isConsistent } from "../../firmware/core/codes.ts";
 import { codeSpaceSize, rulesFor } from "../../firmware/core/presets.ts";
 import { createSolver, solverTableName } from "../../firmware/core/solver.ts";
+import { CHASE_MS } from "../../firmware/ui/codebreaker.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import type { Code, Row, Rules } from "../../firmware/core/types.ts";
 
@@ -48,17 +49,36 @@ function unitBreaks(u: UnitDriver, rules: Rules, secret: Code): Code[] {
   return guesses;
 }
 
-/** Board row r once the unit has played it: the same for 25 ms and not empty (the thinking light moves every slice). */
+/**
+ * Board row r once the unit has played it: not empty, and the same for longer than a step of the thinking
+ * light (which stands still for CHASE_MS at a time).
+ */
 function playedRow(u: UnitDriver, r: number, rules: Rules): Code {
   const P = u.board.profile.pegs;
   let previous = "";
+  let since = 0;
   for (let i = 0; i < 4000; i++) {
     u.board.advance(25);
     const row = u.board.colours("board").slice(r * P, r * P + rules.pegs);
-    if (row.join() === previous && row.some((c) => c !== "off" && c !== "hole")) return row.map((c) => symbolOf(c, rules.colours));
+    if (row.join() !== previous) since = u.board.now;
+    else if (u.board.now - since > CHASE_MS + 25 && row.some((c) => c !== "off" && c !== "hole"))
+      return row.map((c) => symbolOf(c, rules.colours));
     previous = row.join();
   }
   throw new Error(`the unit never played row ${r + 1}`);
+}
+
+/**
+ * Waits (in virtual time, at most `ms`) until `leds()` show exactly one white light among unlit ones: the
+ * thinking light, which shows once the work has lasted CHASE_MS. Returns whether it showed.
+ */
+function waitForLight(u: UnitDriver, leds: () => string[], ms = 1000): boolean {
+  for (let t = 0; t <= ms; t += 10) {
+    const lit = leds().filter((c) => c !== "off");
+    if (lit.length === 1 && lit[0] === "white") return true;
+    u.board.advance(10);
+  }
+  return false;
 }
 
 /** The codemaker's answer with a quick OK (a tap holds keys 60 ms and waits 60 more: slices would pass unseen). */
@@ -119,7 +139,7 @@ describe("issue 8: the unit breaks codes from its tables (RULES.md 3, role 4)", 
     expect(played.at(-1)).toEqual(secret);
   });
 
-  it("a move that outlasts one slice shows a light running along the unit's row, and keys stay live", () => {
+  it("a move that outlasts a step of the light shows a light running along the unit's row, and keys stay live", () => {
     // Race advanced without its table: the unit enumerates thousands of candidates after the first answer.
     const rules = rulesFor("race", true);
     const secret = [8, 2, 2, 7, 0];
@@ -129,9 +149,11 @@ describe("issue 8: the unit breaks codes from its tables (RULES.md 3, role 4)", 
     u.board.advance(50);
     const first = u.boardRow(0, 5).map((c) => symbolOf(c, rules.colours));
     answerQuickly(u, feedback(first, secret));
-    // While the unit thinks, row 2 shows one white light, a step along the row at each slice (10 ms apart here;
-    // about 0.3 s on the Pico, where each slice takes that long).
+    // While the unit thinks (slices 10 ms apart here), row 2 shows one white light once the move has lasted
+    // CHASE_MS, a step along the row every CHASE_MS.
     const row2 = () => u.board.colours("board").slice(5, 10);
+    expect(row2().every((c) => c === "off")).toBe(true); // the first step: nothing yet
+    expect(waitForLight(u, row2)).toBe(true);
     const seen: number[] = [];
     while (row2().filter((c) => c === "white").length === 1 && row2().filter((c) => c !== "off").length === 1 && seen.length < 400) {
       seen.push(row2().indexOf("white"));
@@ -160,19 +182,11 @@ describe("issue 8: the unit breaks codes from its tables (RULES.md 3, role 4)", 
     u.board.advance(50);
     const first = u.boardRow(0, 5).map((c) => symbolOf(c, rules.colours));
     answerQuickly(u, feedback(first, secret));
-    expect(
-      u.board
-        .colours("board")
-        .slice(5, 10)
-        .filter((c) => c !== "off"),
-    ).toEqual(["white"]); // still thinking
+    const row2 = () => u.board.colours("board").slice(5, 10);
+    expect(waitForLight(u, row2, CHASE_MS + 50)).toBe(true); // still thinking
     u.board.powerCycle();
-    expect(
-      u.board
-        .colours("board")
-        .slice(5, 10)
-        .filter((c) => c !== "off"),
-    ).toEqual(["white"]); // thinking again
+    expect(row2().every((c) => c === "off")).toBe(true);
+    expect(waitForLight(u, row2, CHASE_MS + 100)).toBe(true); // thinking again
     expect(playedRow(u, 1, rules)).toEqual(coreGuesses(rules, undefined, secret)[1]);
     expect(u.boardRow(0, 5).map((c) => symbolOf(c, rules.colours))).toEqual(first);
     expect(u.board.errors).toEqual([]);
@@ -201,15 +215,21 @@ describe("issue 8: the unit breaks codes from its tables (RULES.md 3, role 4)", 
       }
     expect(clash).toBeDefined();
     answerQuickly(u, clash!.feedback);
-    // Checking: a light runs along the row's key pegs, one step a slice (a gap where a peg is white).
+    // Checking, in slices 10 ms apart: meanwhile the row's key pegs show the answer as given (a check that
+    // lasts longer shows a light running along them: the next test).
     const keysOfRow = () => u.board.colours("keys").slice(10, 15).join();
+    const given = [
+      ...Array(clash!.feedback.exact).fill("violet"),
+      ...Array(clash!.feedback.near).fill("white"),
+      ...Array(5 - clash!.feedback.exact - clash!.feedback.near).fill("off"),
+    ].join();
     const seen: string[] = [];
     while (u.status()[1] !== "red" && seen.length < 1000) {
       seen.push(keysOfRow());
       u.board.advance(5);
     }
     expect(seen.length).toBeGreaterThan(3);
-    expect(new Set(seen).size).toBeGreaterThan(1);
+    expect(new Set(seen)).toEqual(new Set([given]));
     u.board.advance(100);
     expect(u.status()[1]).toBe("red");
     const named = conflictingRows(rules, [...rows, clash!]);
@@ -230,6 +250,42 @@ describe("issue 8: the unit breaks codes from its tables (RULES.md 3, role 4)", 
       if (named.includes(r) && marks > 0) expect(seen.size, `row ${r + 1} blinks`).toBe(2);
       else expect(seen.size, `row ${r + 1} is steady`).toBe(1);
     }
+    expect(u.board.errors).toEqual([]);
+  });
+
+  it("a check that outlasts a step of the light shows a light running along the row's key pegs", () => {
+    // Race advanced without its table, a contradiction in row 3: the check probes the whole space several times.
+    const rules = rulesFor("race", true);
+    const secret = [8, 7, 6, 5, 4];
+    const u = new UnitDriver({ seed: 9, tables: false });
+    u.startMatch({ preset: "race", harder: true, mode: "unit-breaks" });
+    u.tap("m34");
+    const rows: Row[] = [];
+    for (let r = 0; r < 2; r++) {
+      const guess = playedRow(u, r, rules);
+      rows.push({ guess, feedback: feedback(guess, secret) });
+      u.answer(feedback(guess, secret));
+    }
+    const guess = playedRow(u, 2, rules);
+    let clash: Row | undefined;
+    for (let marks = 0; marks <= 5 && !clash; marks++)
+      for (let e = 0; e <= marks && !clash; e++) {
+        const row = { guess, feedback: { exact: e, near: marks - e } };
+        if (!(e === 4 && marks === 5) && countConsistent(rules, [...rows, row], 1) === 0) clash = row;
+      }
+    answerQuickly(u, clash!.feedback);
+    const keysOfRow = () => u.board.colours("keys").slice(10, 15);
+    const seen = new Set<string>();
+    let samples = 0;
+    while (u.status()[1] !== "red" && samples < 2000) {
+      seen.add(keysOfRow().join());
+      samples++;
+      u.board.advance(10);
+    }
+    // The answer as given, then with the light (a white light, or a gap over a white peg) at several places.
+    expect(samples * 10).toBeGreaterThan(3 * CHASE_MS);
+    expect(seen.size).toBeGreaterThan(3);
+    expect(u.status()[1]).toBe("red");
     expect(u.board.errors).toEqual([]);
   });
 });

@@ -1,65 +1,145 @@
 /**
- * Issue 14, probe 9: a power cut during Storage compaction and the firmware (.bootcde). Compaction is
- * modelled step by step as Espruino 2v29 does it (sim/storage.ts, after jsflash.c jsfCompactInternal): it
- * starts at the last page that begins with a header before the first trashed file, erases each page just
- * before rewriting it from a RAM buffer, and a Storage the device finds corrupt at power-on is erased
- * whole. The unit plays until its own saves make Storage compact, and the power is cut at every step of
- * that compaction (and halfway through every write).
+ * Issue 14, probe 9: a power cut during Storage compaction and the firmware (.bootcde). Compaction is modelled step by
+ * step as Espruino 2v29 does it (sim/storage.ts, after jsflash.c jsfCompactInternal): it starts at the last page that
+ * begins with a header at or before the first trashed file, erases each page just before rewriting it from a RAM
+ * buffer, and a Storage the device finds corrupt at power-on is erased whole.
+ *
+ * Storage is laid out as npm run flash writes it into empty Storage: the tool's own upload (firmware/tools/flash.ts
+ * uploadScript, what the CLI sends as it is) played into the simulator's Storage, so .bootcde, the page-aligning pad
+ * when .bootcde does not end on a page, then the tables. Saves then make Storage compact, and the power is cut at every
+ * step of each of the first compactions (and halfway through every write): .bootcde survives every cut and the unit
+ * boots, for the real firmware and for a small saving firmware of many sizes (ending early or late in a page, or
+ * exactly on one). The files after the pad (the tables, the saves) are not protected this way. Without the pad, or in
+ * the order the espruino CLI wrote the files before (tables first, .bootcde last), a cut loses the firmware. A re-flash
+ * over a match in progress lays Storage out the same way with the save slots the tool carried across after the tables,
+ * and no cut loses .bootcde there either.
  */
 import { describe, expect, it } from "vitest";
+import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
+import { flashFiles, saveCrc, slotFiles, uploadScript } from "../../firmware/tools/flash.ts";
+import { keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
+import { bootPad, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { VirtualBoard, BOOT_FILE } from "../../sim/board.ts";
-import { PAD_FILE, pageAlignPad, readImage, storageFootprint, VirtualStorage, type CompactionCut } from "../../sim/storage.ts";
+import { bytesFromString, readImage, VirtualStorage, type CompactionCut } from "../../sim/storage.ts";
 import { Prng } from "../../sim/random.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
+import { replayUpload } from "../hardware/replay.ts";
 import { readSavedState } from "../reliability/saved-state.ts";
 import { Player, type Goal } from "../reliability/player.ts";
 import { firmwareFailures } from "../reliability/invariants.ts";
 
 const GOAL: Goal = { game: "brainiac", harder: false, mode: "referee", games: 2 };
+const PAGE = BOARDS.pico.storagePageBytes;
+const TABLES = solverTablesFor(5);
 
-/** A unit flashed as `npm run flash` does it (.bootcde, then the tables), with the page-aligning pad between them or not. */
-function flashed(pad: boolean, firmware = firmwareBundle()): VirtualBoard {
-  const board = new VirtualBoard({ firmware, seed: 9, tables: false });
-  if (pad) {
-    const size = pageAlignPad(storageFootprint(board.storage.read(BOOT_FILE)!.length), board.storage.pageBytes);
-    if (size !== null) board.storage.write(PAD_FILE, new Uint8Array(size));
-  }
-  board.flashTables();
+/** A board whose Storage holds `files` written in this order into empty Storage (nothing else). */
+function boardWith(write: (storage: VirtualStorage) => void): VirtualBoard {
+  const board = new VirtualBoard({ firmware: "", seed: 9, tables: false });
+  board.storage.eraseAll();
+  write(board.storage);
   return board;
 }
 
+/** Storage as npm run flash writes `firmware` into empty Storage: the tool's own upload, played as the board would. */
+function flashedByTool(firmware: string): VirtualBoard {
+  return boardWith((s) => replayUpload(uploadScript(flashFiles(bytesFromString(firmware), TABLES, BOARDS.pico, true)), s));
+}
+
 /**
- * Plays until the firmware's saves make Storage compact, with a cut armed at `step` of that compaction
- * (fraction of the step after it done). Returns the cut, or null when no compaction came.
+ * Storage as npm run flash writes `firmware` over a unit in the middle of a match: erased, then .bootcde, the pad, the
+ * tables and the save slots it carried across (`kept`), in the tool's own upload, played as the board would.
  */
-function playUntilCompactionCut(board: VirtualBoard, step: number, fraction: number): CompactionCut | null {
-  let cut: CompactionCut | null = null;
-  board.storage.armCompactionCut(step, fraction, (c) => {
-    cut = c;
-    board.powerOff();
-  });
-  const player = new Player(R1, new Prng(4), 0);
+function reflashedByTool(firmware: string, kept: KeptSlot[]): VirtualBoard {
+  return boardWith((s) =>
+    replayUpload(uploadScript([...flashFiles(bytesFromString(firmware), TABLES, BOARDS.pico, true), ...slotFiles(kept)]), s),
+  );
+}
+
+/** The save slots of a match in progress (GOAL, some moves in), as npm run flash carries them across a re-flash. */
+function matchInProgress(firmware: string): KeptSlot[] {
+  const board = flashedByTool(firmware);
+  const player = new Player(R1, new Prng(7), 0);
   board.powerOn();
   board.advance(200);
-  for (let i = 0; i < 3000 && !cut; i++) {
-    for (const k of player.next(readSavedState(board), GOAL).keys) {
-      if (!board.isOn) break;
-      board.tap(k, 30, 30);
+  for (let i = 0; i < 12; i++) for (const k of player.next(readSavedState(board), GOAL).keys) board.tap(k, 30, 30);
+  board.powerOff();
+  const kept = SAVE_SLOT_NAMES.map((n) => keepSlot(n, board.storage.readString(n) ?? "", saveCrc));
+  expect(kept.map((k) => ("text" in k ? k.name : k.problem))).toEqual(SAVE_SLOT_NAMES);
+  return kept as KeptSlot[];
+}
+
+/** Storage with .bootcde and the tables and no pad: tables after .bootcde, or first (as the espruino CLI wrote them before). */
+function flashedWithoutPad(firmware: string, tablesFirst: boolean): VirtualBoard {
+  const boot = { name: BOOT_FILE, bytes: bytesFromString(firmware) };
+  const tables = TABLES.map((t) => ({ name: t.name, bytes: t.bytes }));
+  const files = tablesFirst ? [...tables.reverse(), boot] : [boot, ...tables];
+  return boardWith((s) => files.forEach((f) => s.write(f.name, f.bytes)));
+}
+
+/** Where the file after .bootcde and its pad starts (the end of Storage when there is none). */
+function afterBoot(board: VirtualBoard): number {
+  const layout = board.storage.layout();
+  const i = layout[1]?.name === PAD_FILE ? 2 : 1;
+  return i < layout.length ? layout[i].addr : layout[i - 1].addr + layout[i - 1].bytes;
+}
+
+/**
+ * Runs `step` (one move of play) until Storage compacts for the `nth` time from now, with a cut armed in that
+ * compaction after `cutAt` of its flash steps (`fraction` of the next one done). Returns the cut, or null when that
+ * compaction did not come.
+ */
+function cutInCompaction(board: VirtualBoard, nth: number, cutAt: number, fraction: number, step: () => void): CompactionCut | null {
+  let cut: CompactionCut | null = null;
+  let armed = false;
+  const before = board.storage.ops.compacts;
+  board.powerOn();
+  board.advance(200);
+  for (let i = 0; i < 4000 && !cut && board.isOn; i++) {
+    if (!armed && board.storage.ops.compacts - before >= nth - 1) {
+      board.storage.armCompactionCut(cutAt, fraction, (c) => {
+        cut = c;
+        board.powerOff();
+      });
+      armed = true;
     }
+    step();
   }
   board.storage.disarmCut();
   return cut;
 }
 
-/** After the cut: the firmware file still holds the bundle, and the unit boots and answers keys. */
-function bootcdeSurvived(board: VirtualBoard): boolean {
-  const code = board.storage.readString(BOOT_FILE);
-  return code === firmwareBundle();
+/** The real firmware, played by a player as the unit's user: its own saves make Storage compact. */
+function playUntilCut(board: VirtualBoard, nth: number, cutAt: number, fraction: number): CompactionCut | null {
+  const player = new Player(R1, new Prng(4), 0);
+  return cutInCompaction(board, nth, cutAt, fraction, () => {
+    for (const k of player.next(readSavedState(board), GOAL).keys) {
+      if (!board.isOn) break;
+      board.tap(k, 30, 30);
+    }
+  });
+}
+
+/** A firmware that saves as the unit does (two alternating slots of about 620 bytes, one every 50 ms), `size` bytes long. */
+function saverFirmware(size: number): string {
+  const code =
+    'print("saver up");var S=require("Storage"),n=0;setInterval(function(){S.write("bb.s"+(n&1),JSON.stringify({n:n,d:"x".repeat(600)}));n++;},50);\n//';
+  return code + "-".repeat(size - code.length);
+}
+
+function saveUntilCut(board: VirtualBoard, nth: number, cutAt: number, fraction: number): CompactionCut | null {
+  return cutInCompaction(board, nth, cutAt, fraction, () => board.advance(50));
+}
+
+/** How many flash steps the `nth` compaction from now takes (run once without a cut: the power goes off after it). */
+function stepsOf(make: () => VirtualBoard, run: typeof saveUntilCut, nth: number): number {
+  const cut = run(make(), nth, 1_000_000, 0);
+  expect(cut, `compaction ${nth} came`).not.toBeNull();
+  return cut!.totalSteps;
 }
 
 describe("Storage compaction, as the device does it", () => {
   it("packs the live files, leaves the pages before the first page with trash untouched, and reads back as the device reads it", () => {
-    const s = new VirtualStorage({ capacity: 48 * 1024 });
+    const s = new VirtualStorage({ capacity: 48 * 1024, pageBytes: PAGE });
     s.write("a", new Uint8Array(20_000).fill(1)); // pages 0 and 1
     s.write(PAD_FILE, new Uint8Array(pageAlignPad(storageFootprint(20_000), s.pageBytes)!));
     s.write("b", "first");
@@ -70,7 +150,7 @@ describe("Storage compaction, as the device does it", () => {
     expect(steps).toBeGreaterThan(1);
     // A cut at each step: page 0 and 1 (file a) are never touched.
     for (let k = 0; k <= steps; k++) {
-      const t = new VirtualStorage({ capacity: 48 * 1024 });
+      const t = new VirtualStorage({ capacity: 48 * 1024, pageBytes: PAGE });
       for (const e of s.layout()) if (!e.trash) t.write(e.name, s.read(e.name)!);
       t.write("b", "third");
       let cut: CompactionCut | null = null;
@@ -99,39 +179,159 @@ describe("Storage compaction, as the device does it", () => {
 });
 
 describe("probe 9: a power cut during compaction never loses .bootcde", () => {
-  it("with the page-aligning pad after .bootcde: at every step of the compaction the unit's saves cause, .bootcde survives and the unit boots", () => {
-    const probe = flashed(true);
-    const first = playUntilCompactionCut(probe, 1_000_000, 0); // no cut: how many steps that compaction has
-    expect(first, "the firmware's saves made Storage compact").not.toBeNull();
-    const steps = first!.totalSteps;
-    expect(steps).toBeGreaterThan(1);
-    for (let k = 0; k <= steps; k++)
-      for (const fraction of [0, 0.5]) {
-        const board = flashed(true);
-        const cut = playUntilCompactionCut(board, k, fraction);
-        expect(cut, `step ${k}`).not.toBeNull();
-        expect(cut!.reset, `step ${k}+${fraction}: Storage corrupt, erased whole`).toBe(false);
-        expect(cut!.lost, `step ${k}+${fraction}`).not.toContain(BOOT_FILE);
-        expect(bootcdeSurvived(board), `step ${k}+${fraction}`).toBe(true);
-        board.powerOn();
-        board.advance(300);
-        expect(firmwareFailures(board), `step ${k}+${fraction}: the unit boots`).toEqual([]);
-        expect(board.colours("pad").some((c) => c !== "off" && c !== "hole")).toBe(true);
-      }
+  it("the real firmware as npm run flash writes it: at every step of the first two compactions its saves cause, .bootcde survives and the unit boots", () => {
+    const firmware = firmwareBundle();
+    const layout = flashedByTool(firmware).storage.layout();
+    expect(layout[0]).toMatchObject({ name: BOOT_FILE, addr: 0 });
+    expect(afterBoot(flashedByTool(firmware)) % PAGE, "the tables start a flash page").toBe(0);
+    // The simulator's own flash (a VirtualBoard built with the firmware) writes the same Storage.
+    expect(new VirtualBoard({ firmware, seed: 9 }).storage.layout()).toEqual(layout);
+    for (const nth of [1, 2]) {
+      const steps = stepsOf(() => flashedByTool(firmware), playUntilCut, nth);
+      expect(steps).toBeGreaterThan(1);
+      for (let k = 0; k <= steps; k++)
+        for (const fraction of [0, 0.5]) {
+          const board = flashedByTool(firmware);
+          const at = `compaction ${nth}, step ${k}+${fraction}`;
+          const cut = playUntilCut(board, nth, k, fraction);
+          expect(cut, at).not.toBeNull();
+          expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
+          expect(cut!.lost, at).not.toContain(BOOT_FILE);
+          expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+          board.powerOn();
+          board.advance(300);
+          expect(firmwareFailures(board), `${at}: the unit boots`).toEqual([]);
+          expect(board.colours("pad").some((c) => c !== "off" && c !== "hole")).toBe(true);
+        }
+    }
   });
 
-  it("without the pad (Storage as npm run flash writes it today), compaction rewrites .bootcde's own pages and a cut there loses it", () => {
-    // A bundle whose end does not fall on a page boundary (whether today's does is a matter of its size).
-    const firmware = firmwareBundle() + "\n//" + "-".repeat(200);
-    const probe = flashed(false, firmware);
-    const steps = playUntilCompactionCut(probe, 1_000_000, 0)!.totalSteps;
-    let lostAt = -1;
-    for (let k = 0; k <= steps && lostAt < 0; k++) {
-      const board = flashed(false, firmware);
-      const cut = playUntilCompactionCut(board, k, 0);
-      if (cut && (cut.reset || cut.lost.includes(BOOT_FILE) || !bootcdeSurvived(board))) lostAt = k;
+  it("the real firmware re-flashed over a match in progress (the saves carried after the tables): at every step of the first two compactions, .bootcde survives and the unit boots into the match", () => {
+    const firmware = firmwareBundle();
+    const kept = matchInProgress(firmware);
+    const make = () => reflashedByTool(firmware, kept);
+    const probe = make();
+    expect(probe.storage.list()).toEqual([
+      BOOT_FILE,
+      ...(probe.storage.has(PAD_FILE) ? [PAD_FILE] : []),
+      ...TABLES.map((t) => t.name),
+      ...SAVE_SLOT_NAMES,
+    ]);
+    if (bootPad(BOARDS.pico, firmware.length, TABLES) !== null) expect(afterBoot(probe) % PAGE, "the tables start a flash page").toBe(0);
+    // The unit takes the carried match up again (no copy passed over).
+    probe.powerOn();
+    probe.advance(300);
+    expect(probe.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
+    expect(readSavedState(probe)?.match?.config.mode).toBe(GOAL.mode);
+    for (const nth of [1, 2]) {
+      const steps = stepsOf(make, playUntilCut, nth);
+      expect(steps).toBeGreaterThan(1);
+      for (let k = 0; k <= steps; k++)
+        for (const fraction of [0, 0.5]) {
+          const board = make();
+          const at = `compaction ${nth}, step ${k}+${fraction}`;
+          const cut = playUntilCut(board, nth, k, fraction);
+          expect(cut, at).not.toBeNull();
+          expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
+          expect(cut!.lost, at).not.toContain(BOOT_FILE);
+          expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+          board.powerOn();
+          board.advance(300);
+          expect(firmwareFailures(board), `${at}: the unit boots`).toEqual([]);
+          expect(board.colours("pad").some((c) => c !== "off" && c !== "hole")).toBe(true);
+        }
     }
-    // The hazard the pad removes: if this ever fails, the layout or the model changed; look again at both.
-    expect(lostAt).toBeGreaterThanOrEqual(0);
+  });
+
+  it.each([3000, 16352, 24000, 32700])(
+    "a saving firmware of %i bytes re-flashed with saves carried after the tables: no cut at any step of the first two compactions loses .bootcde",
+    (size) => {
+      const firmware = saverFirmware(size);
+      const kept = matchInProgress(firmwareBundle());
+      const make = () => reflashedByTool(firmware, kept);
+      expect(make().storage.list().slice(-2)).toEqual(SAVE_SLOT_NAMES);
+      expect(afterBoot(make()) % PAGE).toBe(0);
+      for (const nth of [1, 2]) {
+        const steps = stepsOf(make, saveUntilCut, nth);
+        for (let k = 0; k <= steps; k++)
+          for (const fraction of [0, 0.5]) {
+            const board = make();
+            const at = `${size} bytes, compaction ${nth}, step ${k}+${fraction}`;
+            const cut = saveUntilCut(board, nth, k, fraction);
+            expect(cut, at).not.toBeNull();
+            expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
+            expect(cut!.lost, at).not.toContain(BOOT_FILE);
+            expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+            board.powerOn();
+            board.advance(200);
+            expect(board.errors, at).toEqual([]);
+            expect(board.consoleLog.filter((l) => l === "saver up").length, `${at}: it booted again`).toBe(2);
+          }
+      }
+    },
+  );
+
+  // .bootcde ending early and late in the first page, 32 bytes short of it (the pad then fills the next page too),
+  // exactly on it, just past it, in the middle of the second page, and 36 bytes short of its end (the smallest pad).
+  it.each([3000, 16300, 16320, 16352, 16400, 24000, 32700])(
+    "a saving firmware of %i bytes as npm run flash writes it: no cut at any step of the first three compactions loses .bootcde",
+    (size) => {
+      const firmware = saverFirmware(size);
+      const make = () => flashedByTool(firmware);
+      const probe = make();
+      expect(probe.storage.list()[0]).toBe(BOOT_FILE);
+      expect(probe.storage.has(PAD_FILE)).toBe(pageAlignPad(storageFootprint(size), PAGE) !== null);
+      expect(bootPad(BOARDS.pico, size, TABLES)).toBe(pageAlignPad(storageFootprint(size), PAGE)); // it fits
+      expect(afterBoot(probe) % PAGE).toBe(0);
+      expect(new VirtualBoard({ firmware, seed: 9 }).storage.layout()).toEqual(probe.storage.layout());
+      let tablesLost = 0;
+      for (const nth of [1, 2, 3]) {
+        const steps = stepsOf(make, saveUntilCut, nth);
+        for (let k = 0; k <= steps; k++)
+          for (const fraction of [0, 0.5]) {
+            const board = make();
+            const at = `${size} bytes, compaction ${nth}, step ${k}+${fraction}`;
+            const cut = saveUntilCut(board, nth, k, fraction);
+            expect(cut, at).not.toBeNull();
+            expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
+            expect(cut!.lost, at).not.toContain(BOOT_FILE);
+            expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+            if (cut!.lost.some((n) => n.startsWith("bb.t."))) tablesLost++;
+            board.powerOn();
+            board.advance(200);
+            expect(board.errors, at).toEqual([]);
+            expect(board.consoleLog.filter((l) => l === "saver up").length, `${at}: it booted again`).toBe(2);
+          }
+      }
+      // Not protected: the tables share the pages that compaction rewrites with the saves, where a cut can lose them.
+      expect(tablesLost).toBeGreaterThan(0);
+    },
+  );
+
+  it("without the pad, a cut in the compaction the saves cause loses .bootcde, whether the tables follow it or come first (as the CLI wrote them before)", () => {
+    const lostAt = (make: () => VirtualBoard, run: typeof saveUntilCut): number => {
+      const steps = stepsOf(make, run, 1);
+      for (let k = 0; k <= steps; k++) {
+        const board = make();
+        const cut = run(board, 1, k, 0);
+        if (cut && (cut.reset || cut.lost.includes(BOOT_FILE) || board.storage.readString(BOOT_FILE) === undefined)) return k;
+      }
+      return -1;
+    };
+    // A firmware that does not end on a page: the hazard the pad removes. (If this ever fails, the layout or the model
+    // changed; look again at both.)
+    const firmware = saverFirmware(24000);
+    expect(pageAlignPad(storageFootprint(24000), PAGE)).not.toBeNull();
+    expect(lostAt(() => flashedWithoutPad(firmware, false), saveUntilCut)).toBeGreaterThanOrEqual(0);
+    expect(lostAt(() => flashedWithoutPad(firmware, true), saveUntilCut)).toBeGreaterThanOrEqual(0);
+    // The real firmware in the order the CLI wrote it before the pad (tables first): the units flashed then are exposed.
+    expect(lostAt(() => flashedWithoutPad(firmwareBundle(), true), playUntilCut)).toBeGreaterThanOrEqual(0);
+    // A firmware whose .bootcde ends in the Pico's last page gets no pad (it would leave no room): flashed as the tool
+    // does it then, it is exposed too.
+    const big = saverFirmware(32737);
+    expect(pageAlignPad(storageFootprint(32737), PAGE)).not.toBeNull();
+    expect(bootPad(BOARDS.pico, 32737, TABLES)).toBeNull();
+    expect(flashedByTool(big).storage.list()).toEqual([BOOT_FILE, ...TABLES.map((t) => t.name)]);
+    expect(lostAt(() => flashedByTool(big), saveUntilCut)).toBeGreaterThanOrEqual(0);
   });
 });

@@ -6,6 +6,7 @@ import { decodeSaved, drawPictures, padShowsCards, PictureDeal, PICTURES, readSa
 import { Prng } from "../../sim/random.ts";
 import { startSimulator, type Simulator } from "../../sim/server.ts";
 import { firmware } from "./helpers.ts";
+import { FLIP_ASK, FLIP_PICK } from "../../firmware/core/brainflip.ts";
 
 /** Every element of an SVG string is closed, in order. */
 function balanced(svg: string): boolean {
@@ -76,7 +77,7 @@ describe("Brain Flip's 100 pictures", () => {
 });
 
 describe("reading the firmware's saves", () => {
-  const game = (over: Partial<{ rounds: number; phase: string; asked: number; scores: number[] }> = {}) => ({
+  const game = (over: Partial<{ rounds: number; phase: number; asked: number; scores: number[] }> = {}) => ({
     config: { players: 3, grid: 6, mode: "flip", unitFlips: false },
     scores: over.scores ?? [0, 0, 0],
     round: {
@@ -87,7 +88,7 @@ describe("reading the firmware's saves", () => {
       log: [],
       barred: [false, false, false],
       wrongCards: [],
-      phase: over.phase ?? "pick",
+      phase: over.phase ?? FLIP_PICK,
     },
     over: false,
     winner: -1,
@@ -96,7 +97,7 @@ describe("reading the firmware's saves", () => {
 
   it("reads an unminified snapshot and tells a game at its start from one under way", () => {
     expect(decodeSaved({ v: 1, screen: "flip", flip: game() })).toMatchObject({ screen: "flip", flip: { grid: 6, atStart: true } });
-    expect(decodeSaved({ v: 1, screen: "flip", flip: game({ phase: "ask" }) })?.flip?.atStart).toBe(false);
+    expect(decodeSaved({ v: 1, screen: "flip", flip: game({ phase: FLIP_ASK }) })?.flip?.atStart).toBe(false);
     expect(decodeSaved({ v: 1, screen: "flip", flip: game({ rounds: 2 }) })?.flip?.atStart).toBe(false);
     expect(decodeSaved({ v: 1, screen: "flip", flip: game({ scores: [0, 1, 0] }) })?.flip?.atStart).toBe(false);
     expect(decodeSaved({ v: 1, screen: "menu", flip: null })).toEqual({ screen: "menu", flip: null });
@@ -108,7 +109,7 @@ describe("reading the firmware's saves", () => {
     try {
       sim.command("wait 200\ntap p14\ntap p66\nwait 100");
       const latest = readSaved(sim.board.storage);
-      expect(latest?.text).toMatch(/^BB1\|\d+\|\d+\|\{"v":1,"s":"flip"/);
+      expect(latest?.text).toMatch(/^BB2\|\d+\|\d+\|\{"v":2,"s":"flip"/);
       expect(latest?.saved).toMatchObject({ screen: "flip", flip: { grid: 6, atStart: true } });
       sim.command("tap p11\nwait 100");
       expect(readSaved(sim.board.storage)?.saved.flip?.atStart).toBe(false);
@@ -129,7 +130,7 @@ describe("reading the firmware's saves", () => {
     expect(deal.saw(saved("flip", game()), true)).toBe(true);
     const first = deal.deal!;
     expect(first.game).toBe(1);
-    expect(deal.saw(saved("flip", game({ phase: "ask", asked: 0 })), false)).toBe(false);
+    expect(deal.saw(saved("flip", game({ phase: FLIP_ASK, asked: 0 })), false)).toBe(false);
     expect(deal.saw(saved("flip", game({ rounds: 2, scores: [0, 1, 0] })), false)).toBe(false);
     expect(deal.saw(saved("menu", game({ rounds: 2, scores: [0, 1, 0] })), false)).toBe(false);
     expect(deal.saw(saved("flip", game({ rounds: 2, scores: [0, 1, 0] })), false)).toBe(false);
@@ -202,8 +203,8 @@ describe("the simulator deals the pictures for each Brain Flip game", () => {
     sim.command("tap p65\nwait 100");
     expect(cards()).toEqual(first);
 
-    // A new game: new pictures.
-    sim.command("tap m11\nwait 100\ntap p66\nwait 100");
+    // A new game (over the one in progress, so OK twice): new pictures.
+    sim.command("tap m11\nwait 100\ntap p66\nwait 100\ntap p66\nwait 100");
     const second = cards()!;
     expect(second.game).toBe(2);
     expect(new Set(second.pictures).size).toBe(36);
@@ -211,11 +212,11 @@ describe("the simulator deals the pictures for each Brain Flip game", () => {
     // Left before the pick and resumed: the same; a new game with the same settings: new ones.
     sim.command("tap m11\nwait 100\ntap p65\nwait 100");
     expect(cards()).toEqual(second);
-    sim.command("tap m11\nwait 100\ntap p66\nwait 100");
+    sim.command("tap m11\nwait 100\ntap p66\nwait 100\ntap p66\nwait 100");
     expect(cards()!.game).toBe(3);
     expect(cards()!.pictures).not.toEqual(second.pictures);
     // A 3x3 game: 9 cards.
-    sim.command("tap m11\nwait 100\ntap p42\nwait 100\ntap p66\nwait 100");
+    sim.command("tap m11\nwait 100\ntap p42\nwait 100\ntap p66\nwait 100\ntap p66\nwait 100");
     expect(cards()).toMatchObject({ game: 4, grid: 3 });
     expect(new Set(cards()!.pictures).size).toBe(9);
     // A codebreaker match shows no cards.
@@ -245,7 +246,7 @@ describe("the simulator deals the pictures for each Brain Flip game", () => {
     sim = await startSimulator({ firmware: firmware(), port: 0, realtime: false, storageFile });
     sim.command("wait 300");
     expect(cards()).toEqual(dealt);
-    sim.command("tap m11\nwait 100\ntap p66\nwait 100");
+    sim.command("tap m11\nwait 100\ntap p66\nwait 100\ntap p66\nwait 100");
     expect(cards()!.game).toBe(dealt.game + 1);
   });
 });

@@ -58,7 +58,7 @@ describe("the unit's status, for the page", () => {
     expect(status(sim).line).toMatch(/^Player 2 \(blue\): key 4 colours on the pad for row 1 of 12, then OK\./);
     expect(status(sim).alert).toBe("");
     sim.command("tap ok"); // an empty row: refused
-    expect(status(sim).alert).toMatch(/^Refused/);
+    expect(status(sim).alert).toMatch(/^Refused: the row has empty holes/);
     sim.command("wait 1500");
     expect(status(sim).alert).toBe("");
     expect(fact(sim, "row")).toBe("1 of 12");

@@ -27,7 +27,7 @@ const codeLeds = (rules: Rules, code: Code) => code.map((s) => COLOUR_NAMES[symb
 /** What a feedback looks like on a row's key LEDs, in the preset's look. */
 function keysLeds(rules: Rules, fb: Feedback, width: number): string[] {
   const frame = new Uint8Array(width);
-  drawFeedback(frame, 0, width, rules, fb);
+  drawFeedback(frame, 0, rules, fb);
   return Array.from(frame, (c) => COLOUR_NAMES[c]);
 }
 

@@ -7,6 +7,7 @@ import type { Code, MatchState, Result } from "../../firmware/core/types";
 import { playAll } from "../../firmware/tools/solver/play.ts";
 import { variantOf } from "../../firmware/tools/solver/variants.ts";
 import { tableOf } from "./helpers";
+import { PHASE_GUESS, PHASE_SOLVED } from "../../firmware/core/types.ts";
 
 const brainiac = variantOf("brainiac");
 
@@ -37,7 +38,7 @@ describe("the unit breaks Brainiac codes like a master (issue 8)", () => {
       const kept: Code = secret.slice();
       let m = ok(keepSecretInHead(newMatch({ preset: "brainiac", harder: false, mode: "unit-breaks", games: 2 })));
       const solver = createSolver(rulesOf(m), table);
-      while (m.game.phase === "guess") {
+      while (m.game.phase === PHASE_GUESS) {
         solverStart(solver, m.game.rows);
         while (!solverStep(solver, 180));
         const guess = solverGuess(solver);
@@ -45,7 +46,7 @@ describe("the unit breaks Brainiac codes like a master (issue 8)", () => {
         m = ok(submitGuess(m, guess as Code));
         m = ok(answer(m, feedback(guess as Code, kept)));
       }
-      expect(m.game.phase).toBe("solved");
+      expect(m.game.phase).toBe(PHASE_SOLVED);
       expect(m.wrongInfo).toBeNull();
       expect(m.game.rows.length).toBeLessThanOrEqual(6);
     });

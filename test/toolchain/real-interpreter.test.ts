@@ -20,7 +20,7 @@ function prelude(): string {
   const pins = BOARDS.pico.pins.map((p, i) => `var ${p}=${100 + i};`).join("");
   return `${pins}
 var neoWrites=0;
-require("Storage").write("bb.s1", "BB1|1|0|{}");
+require("Storage").write("bb.s1", "BB2|1|0|{}");
 Modules.addCached("neopixel", function(){ exports.write=function(pin,data){ neoWrites++; }; });
 global.pinMode=function(){}; global.digitalWrite=function(){}; global.digitalRead=function(){return -1;};
 global.setWatch=function(){return 1;}; global.clearWatch=function(){}; global.analogRead=function(){return 0;};

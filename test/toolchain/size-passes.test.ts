@@ -1,10 +1,11 @@
 /**
- * The build's size passes (firmware/tools/build.ts): this-aliasing in methods and type-aware
- * property mangling. Both change the bundle's text, so both must keep its meaning.
+ * The build's size passes (firmware/tools/build.ts): function declarations as arrows, this-aliasing in
+ * methods and type-aware property mangling. Each changes the bundle's text, so each must keep its meaning.
  */
 import { describe, expect, it } from "vitest";
 import { runInNewContext } from "node:vm";
 import { aliasThis } from "../../firmware/tools/alias-this.ts";
+import { arrowFunctions } from "../../firmware/tools/arrow-functions.ts";
 import { espruinoPropertyNames, manglePattern } from "../../firmware/tools/mangle.ts";
 import { ROOT } from "../../firmware/tools/build.ts";
 
@@ -38,6 +39,37 @@ describe("this-aliasing (firmware/tools/alias-this.ts)", () => {
     expect(aliased).toMatch(/forEach\(function\(t\)\{r\.push\(this===undefined/);
     expect(aliased).toMatch(/forEach\(t=>r\.push\([a-z]\.v\+t\)\)/);
     expect(aliased).toContain("constructor(t){super(t),this.x=this.v+1");
+  });
+});
+
+describe("function declarations as arrows (firmware/tools/arrow-functions.ts)", () => {
+  const CODE = `
+function add(a,b){return a+b}
+function scaled(k){function by(x){return x*k}return [1,2].map(by)}
+function Point(x){this.x=x}
+function count(){return arguments.length}
+function Maker(){return {v:1}}
+var made=new Maker();
+out=JSON.stringify([add(1,2),scaled(3),new Point(4).x,count(1,2,3),made.v]);`;
+  const arrows = arrowFunctions(CODE);
+
+  it("keeps the meaning of the code", () => {
+    const before: { out?: string } = {};
+    const after: { out?: string } = {};
+    runInNewContext(CODE, before);
+    runInNewContext(arrows, after);
+    expect(after.out).toBe(before.out);
+  });
+
+  it("turns a function that uses neither this nor arguments into a var holding an arrow, nested ones too", () => {
+    expect(arrows).toContain("var add=(a,b)=>{return a+b};");
+    expect(arrows).toContain("var scaled=(k)=>{var by=(x)=>{return x*k};return [1,2].map(by)};");
+  });
+
+  it("leaves a function that uses this or arguments, or is called with new, as it is", () => {
+    expect(arrows).toContain("function Point(x){this.x=x}");
+    expect(arrows).toContain("function count(){return arguments.length}");
+    expect(arrows).toContain("function Maker(){return {v:1}}");
   });
 });
 

@@ -72,8 +72,8 @@ describe("the firmware toolchain", () => {
     const pinned = pinnedNames(pattern, keptPropertyNames(ROOT, pattern));
     expect(pinned.settings).toBe(SAVE_KEYS.settings);
     const { code } = await buildFirmware({ out: join(mkdtempSync(join(tmpdir(), "bb-keys-")), "firmware.js") });
-    // defaultSettings() as the bundle writes it: the format's keys, not fresh short names.
-    expect(code).toContain(`{${SAVE_KEYS.preset}:"brainiac",${SAVE_KEYS.harder}:!1,${SAVE_KEYS.mode}:"referee"`);
+    // A fresh game as the bundle writes it (core/match.ts freshGame): the format's keys, not fresh short names.
+    expect(code).toContain(`{secret:null,${SAVE_KEYS.rows}:[],${SAVE_KEYS.pending}:null,${SAVE_KEYS.phase}:0}`);
     expect(() => pinnedNames(pattern, new Set([SAVE_KEYS.settings]))).toThrow(/also a property name the bundle keeps/);
   });
 

@@ -1,0 +1,53 @@
+/**
+ * npm run bench:micro [-- --runs N] [--json]: the pieces of a key press and a frame, timed one by one on the
+ * real Espruino interpreter (../shared/tools/espruino/espruino, code from RAM): firmware/bench/micro.ts,
+ * bundled as the firmware is, with the board prelude. Each figure is the best of many calls, and the best
+ * of N runs of the interpreter, so it holds even on a loaded machine; it is a guide for work on the hot
+ * paths (what a change bought), not a bound: bench:real measures the unit as it plays.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
+import { loadProfile } from "../../hardware/profile.ts";
+import { espruinoBinary, espruinoMissing } from "../../sim/espruino/binary.ts";
+import { preludeSource } from "../../sim/espruino/prelude.ts";
+
+const { values } = parseArgs({ options: { runs: { type: "string" }, json: { type: "boolean" } } });
+const missing = espruinoMissing("espruino");
+if (missing) {
+  console.error(`bench:micro: ${missing}`);
+  process.exit(1);
+}
+const dir = mkdtempSync(join(tmpdir(), "brainboard-micro-"));
+try {
+  const bundle = await buildFirmware({ entry: ROOT + "firmware/bench/micro.ts", out: join(dir, "micro.js") });
+  const prelude = preludeSource(loadProfile("r1-pico"), {
+    bounceMs: 0,
+    seed: 1,
+    reportFrames: false,
+    batteryVolts: 4,
+    usb: true,
+    ram: true,
+    tapHoldMs: 60,
+  });
+  writeFileSync(join(dir, "run.js"), prelude + bundle.code);
+  const best: Record<string, number> = {};
+  for (let run = 0; run < Number(values.runs ?? 5); run++) {
+    const r = spawnSync(espruinoBinary("espruino")!, ["run.js"], { cwd: dir, encoding: "latin1", timeout: 120_000 });
+    for (const line of (r.stdout ?? "").split("\n")) {
+      const m = /^BENCH (.+) ([\d.]+)$/.exec(line.trim());
+      if (m) best[m[1]] = Math.min(best[m[1]] ?? Infinity, Number(m[2]));
+      else if (/Uncaught|Error/.test(line)) throw new Error(`the interpreter said: ${line}`);
+    }
+  }
+  if (values.json) console.log(JSON.stringify({ where: "real interpreter (espruino, Linux build), from RAM; ms, best of runs", ...best }));
+  else {
+    console.log("real interpreter (Linux build), code from RAM; best time of each piece, ms:");
+    for (const [what, ms] of Object.entries(best)) console.log(`  ${what.padEnd(24)} ${ms.toFixed(3)}`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
