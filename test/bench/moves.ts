@@ -170,6 +170,13 @@ async function main(): Promise<void> {
     const all = () => true;
     const row: Record<string, Summary> = {};
     const moves = least(results.map((r) => r[0]));
+    if (process.env.MOVES_DEBUG) {
+      const i = moves[1].indexOf(Math.max(...moves[1]));
+      const g = gameOf[i];
+      console.log(
+        `  (longest piece: game ${g}, move ${i - gameOf.indexOf(g)}, secret ${secrets[g].join("")}, ${moves[0][i].toFixed(2)} ms in ${moves[3][i]} slices)`,
+      );
+    }
     row.move = {
       ...summary(moves, inSample),
       maxMs: summary(moves, all).maxMs,
