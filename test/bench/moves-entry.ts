@@ -4,8 +4,8 @@
  * secrets in BENCH, sliced as firmware/main.ts slices its background work, and prints one JSON line
  * of figures per kind of work. Times come from the interpreter's own clock (getTime, seconds).
  *
- * - move: the unit's move as codebreaker (role 4), from createSolver / start in the key's task (a
- *   first slice of KEY_SLICE_MS) through slices of SLICE_MS until the guess is ready;
+ * - move: the unit's move as codebreaker (role 4), from createSolver / start in the key's task
+ *   through slices of SLICE_MS (each a task of its own) until the guess is ready;
  * - check: an answer given with the secret in the head, checked for a contradiction (conflict.ts);
  * - hint: the hints for a human codebreaker (role 3) after each row, in idle time.
  *
@@ -24,9 +24,9 @@ declare function quit(): void;
 /**
  * Set by the bench before this code (an array, so that the minifier's property renaming leaves it
  * alone): preset, harder, the secrets, the tables by Storage name (strings, as Storage.read gives
- * them), what to time ("move,check,hint"), evaluations per slice, SLICE_MS, KEY_SLICE_MS.
+ * them), what to time ("move,check,hint"), evaluations per slice, SLICE_MS.
  */
-declare const BENCH: [PresetId, boolean, Code[], Record<string, string>, string, number, number, number];
+declare const BENCH: [PresetId, boolean, Code[], Record<string, string>, string, number, number];
 const budget = BENCH[5];
 
 let sliceEnd = 0;
@@ -47,26 +47,29 @@ function figures(): Figures {
   return [[], [], [], []];
 }
 
-/** Runs `work` in slices as firmware/main.ts does: the first in the key's task (short, no free first ask), then idle-time slices. */
+/**
+ * Runs `work` in slices as firmware/main.ts does: `begin` in the key's task (no solver work there), then slices of
+ * SLICE_MS each in a task of its own (thinkLater), whose first question to stop always says "go on".
+ */
 function sliced(f: Figures, begin: () => void, work: (budget: number, stop: () => boolean) => boolean): void {
-  let total = 0;
-  let longest = 0;
+  let t = getTime();
+  begin();
+  let end = getTime();
+  let total = end - t;
+  let longest = total;
   let slices = 0;
-  piece = 0;
-  let first = true;
+  piece = total;
   for (;;) {
-    const t = getTime();
+    t = getTime();
     last = t;
-    sliceEnd = t + (first ? BENCH[7] : BENCH[6]) / 1000;
-    firstAsk = !first;
-    if (first) begin();
+    sliceEnd = t + BENCH[6] / 1000;
+    firstAsk = true;
     const done = work(budget, stop);
-    const end = getTime();
+    end = getTime();
     if (end - last > piece) piece = end - last;
     total += end - t;
     if (end - t > longest) longest = end - t;
     slices++;
-    first = false;
     if (done) break;
   }
   f[0].push(total * 1000);
@@ -94,11 +97,12 @@ for (let g = 0; g < BENCH[2].length; g++) {
     if (rows.length && want("check")) {
       sliced(
         checks,
-        function () {},
+        function () {
+          // (Created in the key's task, like the firmware's.)
+          check = createConflictSearch(rules, rows);
+        },
         function (budget, stop) {
-          // (Created in the key's task, like the firmware's, and stepped at once.)
-          if (!check) check = createConflictSearch(rules, rows);
-          return check.step(budget, stop);
+          return (check as ReturnType<typeof createConflictSearch>).step(budget, stop);
         },
       );
       check = null;
@@ -106,9 +110,10 @@ for (let g = 0; g < BENCH[2].length; g++) {
     if (want("hint"))
       sliced(
         hints,
-        function () {},
-        function (budget, stop) {
+        function () {
           hint.start(rows);
+        },
+        function (budget, stop) {
           return hint.step(budget, stop);
         },
       );

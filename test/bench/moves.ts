@@ -4,8 +4,9 @@
  * The unit's moves as codebreaker on the real Espruino 2v29 interpreter (../shared/tools/espruino),
  * against DESIGN.md 5 (issue 13): the solver alone (test/bench/moves-entry.ts, bundled and minified
  * as the firmware is) run from RAM on `espruino`, the tables held in RAM as strings (as a Pico's
- * memory-mapped Storage gives them), sliced as firmware/main.ts slices background work (a first
- * slice of KEY_SLICE_MS in the key's task, then slices of SLICE_MS, SOLVER_SLICE evaluations at most).
+ * memory-mapped Storage gives them), sliced as firmware/main.ts slices background work (the solver
+ * set up in the key's task, no work there; then slices of SLICE_MS, SOLVER_SLICE evaluations at most,
+ * each a task of its own whose first question to stop says "go on").
  *
  * Per variant: `--games` secrets of a fixed uniform sample (the mean is over their moves), plus the
  * `--worst` games with the most evaluations in one move among a larger sample played in Node (for
@@ -36,9 +37,8 @@ import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import { VARIANTS, variantOf, type Variant } from "../../firmware/tools/solver/variants.ts";
 import { espruinoBinary, espruinoMissing } from "../../sim/espruino/binary.ts";
 
-/** firmware/main.ts: SLICE_MS and KEY_SLICE_MS. */
+/** firmware/main.ts: SLICE_MS. */
 const SLICE_MS = 3;
-const KEY_SLICE_MS = 0.5;
 export const MOVE_BOUNDS = { meanMs: 15, maxMs: 60, pieceMs: 2 };
 const SEED = 13;
 
@@ -81,7 +81,7 @@ function runOnce(code: string, v: Variant, secrets: Code[], what: string): RunRe
   try {
     const tables: Record<string, string> = {};
     for (const t of solverTablesFor(5)) tables[t.name] = Buffer.from(t.bytes).toString("base64");
-    const bench = [v.rules.preset, v.rules.harder, secrets, {}, what, SOLVER_SLICE, SLICE_MS, KEY_SLICE_MS];
+    const bench = [v.rules.preset, v.rules.harder, secrets, {}, what, SOLVER_SLICE, SLICE_MS];
     const prelude =
       `var BENCH=${JSON.stringify(bench)};` +
       Object.entries(tables)
