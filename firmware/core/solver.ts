@@ -136,12 +136,10 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const symbolOf = new Int8Array(37);
   for (let k = 0; k < 9; k++) symbolOf[(1 << (3 * k)) % 37] = k;
 
-  // Rows: per row the guess (packed, and digits at rowDigits[r * pegs + i]), its symbol counts in 3-bit fields, exact, exact + near.
+  // Rows: per row the guess (packed, and digits at rowDigits[1 + r * pegs + i]; rowDigits[0] is none).
   const most = rules.rows + 1;
   const rowGuess = new Int32Array(most);
-  const rowDigits = new Int8Array(most * pegs);
-  const rowExact = new Int8Array(most);
-  const rowCommon = new Int8Array(most);
+  const rowDigits = new Int8Array(most * pegs + 1);
   let rowCount = 0;
   // Position: rows applied, bit position of the table node (-1: no table here), is it a book node?
   let applied = 0;
@@ -155,8 +153,9 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let count = 0;
   let total = 0;
   let job = JOB_ADVANCE;
-  // Enumeration, depth first over the prefix: per depth d (slot d + 1; slot 0 before any) and row, exact and common so far and
-  // the guess's symbols not matched yet (3-bit counts); per depth the symbols left to try, the prefix, the colours used.
+  // Enumeration, depth first over the prefix: per position d (slot d: what the positions before it left) and row, the exact
+  // matches and symbols in common still to come, and the guess's symbols not matched yet (3-bit counts); slot 0 holds the row's
+  // exact, exact + near and its guess's symbol counts. Per position the symbols left to try, the prefix, the colours used.
   let enumRows = 0;
   let depth = 0;
   const slots = pegs * most;
@@ -167,7 +166,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const prefixCode = new Int32Array(pegs);
   const used = new Int32Array(pegs);
   // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none); the guess's
-  // digit table (exact match in bit 20, its symbols' labels in 4-bit fields), its label counts.
+  // digits and symbol counts (3-bit fields).
   const classCounts = new Uint16Array(winClass + 1);
   let cursor = 0;
   let kept = 0;
@@ -211,36 +210,46 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   }
 
   /**
-   * The symbols (bits 3s) that may come at prefix position `d` after the state in slot `d`: for every row, the exact matches and
-   * the symbols in common must still be able to reach the row's counts, with the positions left after this one. At the last
-   * prefix position, also what the suffixes need per row (leaf()).
+   * Position `d` of the prefix gets its state from slot `f` with symbol `s` placed before it (a symbol no row has, at the
+   * start: slot 0 in place), and returns the symbols (bits 3s) that may come there: for every row, the exact matches and the
+   * symbols in common must still be able to reach the row's counts with the positions left. At the last position that is
+   * exact: each symbol left is a candidate.
    */
-  function allowed(d: number): number {
-    let a = every & ~used[d];
+  function descend(f: number, d: number, s: number): number {
+    let m = every & ~used[d];
     // Positions from this one on.
     const left = pegs - d;
-    for (let r = 0, i = d * most; r < enumRows; r++, i++) {
-      const e = rowExact[r] - stCounts[i];
-      const c = rowCommon[r] - stCounts[slots + i];
-      const g = 1 << (3 * rowDigits[r * pegs + d]);
-      const x = stLeft[i];
+    const k = 3 * s;
+    // (Locals: the interpreter looks names up scope by scope.)
+    const st = stCounts;
+    const sl = stLeft;
+    const rd = rowDigits;
+    for (let r = 0, i = f * most, j = d * most, q = d; r < enumRows; r++, i++, j++, q += pegs) {
+      const x = sl[i];
+      const n = (x >> k) & 7;
+      const y = n ? x - (1 << k) : x;
+      const e = (st[j] = st[i] - +(rd[q] === s));
+      const c = (st[slots + j] = st[slots + i] - +!!n);
+      const g = 1 << (3 * rd[q + 1]);
       // The guess's symbols not matched yet.
-      const y = (x | (x >> 1) | (x >> 2)) & low3;
+      const h = (y | (y >> 1) | (y >> 2)) & low3;
+      sl[j] = y;
       if (e > left || c > left) return 0;
-      if (e === left) a &= g;
-      else if (!e) a &= ~g;
-      if (c === left) a &= y;
-      else if (!c) a &= ~y;
+      if (e === left) m &= g;
+      else if (!e) m &= ~g;
+      if (c === left) m &= h;
+      else if (!c) m &= ~h;
+      if (!m) return 0;
     }
-    return a;
+    return m;
   }
 
   function startEnumeration(rows: number): void {
-    // (Slot 0 holds no exact and no common for every row, and each row's guess's symbols: start() wrote them.)
+    // (start() wrote slot 0.)
     enumRows = rows;
     count = total = depth = 0;
     overflow = known = false;
-    toTry[0] = allowed(0);
+    toTry[0] = descend(0, 0, symbols);
     job = JOB_ENUMERATE;
   }
 
@@ -254,39 +263,34 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   /** Depth first over the prefixes, one child visited per evaluation. */
   function enumerate(budget: number): number {
     while (budget > 0 && job === JOB_ENUMERATE) {
-      const a = toTry[depth];
+      let a = toTry[depth];
       // (A probe, with room for one, only asks whether any code fits.)
       if (cap < 2 && count) finished();
       else if (!a) {
         if (depth) depth--;
         else finished();
+      } else if (depth === pegs - 1) {
+        // The last position: each symbol left is a candidate.
+        const base = prefixCode[depth] * symbols;
+        // (A probe may count a few past the first.)
+        for (; a && budget > 0; budget--, evals++, total++) {
+          const bit = a & -a;
+          a -= bit;
+          if (count < cap) list[count++] = base + symbolOf[bit % 37];
+          else overflow = true;
+        }
+        toTry[depth] = a;
+      } else {
+        const bit = a & -a;
+        toTry[depth] = a - bit;
+        const s = symbolOf[bit % 37];
+        budget--;
+        evals++;
+        prefixCode[depth + 1] = prefixCode[depth] * symbols + s;
+        used[depth + 1] = used[depth] | (unique && s !== blank ? bit : 0);
+        // (No symbol fits there: stay.)
+        if ((toTry[depth + 1] = descend(depth, depth + 1, s))) depth++;
       }
-      if (!a || job !== JOB_ENUMERATE) continue;
-      const bit = a & -a;
-      toTry[depth] = a - bit;
-      const s = symbolOf[bit % 37];
-      budget--;
-      evals++;
-      const code = prefixCode[depth] * symbols + s;
-      if (depth === pegs - 1) {
-        total++;
-        if (count < cap) list[count++] = code;
-        else overflow = true;
-        continue;
-      }
-      prefixCode[depth + 1] = code;
-      used[depth + 1] = used[depth] | (unique && s !== blank ? bit : 0);
-      const from = depth * most;
-      const to = from + most;
-      for (let r = 0; r < enumRows; r++) {
-        const x = stLeft[from + r];
-        const n = (x >> (3 * s)) & 7;
-        stCounts[to + r] = stCounts[from + r] + +(rowDigits[r * pegs + depth] === s);
-        stCounts[slots + to + r] = stCounts[slots + from + r] + +!!n;
-        stLeft[to + r] = n ? x - (1 << (3 * s)) : x;
-      }
-      depth++;
-      toTry[depth] = allowed(depth);
     }
     return budget;
   }
@@ -407,7 +411,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       }
       return;
     }
-    const playedClass = rowExact[r] * pegs + rowCommon[r];
+    const playedClass = stCounts[r] * pegs + stCounts[slots + r];
     if (book) {
       book = false;
       applied = rowCount;
@@ -461,9 +465,9 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     for (let r = 0; r < rowCount; r++) {
       const fb = rows[r].feedback;
       rowGuess[r] = packCode(rows[r].guess, symbols);
-      stLeft[r] = countsOf(rowGuess[r], rowDigits.subarray(r * pegs));
-      rowExact[r] = fb.exact;
-      rowCommon[r] = fb.exact + fb.near;
+      stLeft[r] = countsOf(rowGuess[r], rowDigits.subarray(1 + r * pegs));
+      stCounts[r] = fb.exact;
+      stCounts[slots + r] = fb.exact + fb.near;
     }
     guess = -1;
     job = JOB_ADVANCE;
