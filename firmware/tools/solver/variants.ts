@@ -128,7 +128,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 3,
     maxDepth: 8,
     sampledPool: 0,
-    takeoverWork: 1500,
+    takeoverWork: 900,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
