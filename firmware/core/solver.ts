@@ -108,8 +108,6 @@ const JOB_READY = 3;
 export function createSolver(rules: Rules, table: Uint8Array | string | undefined, hinting?: boolean, capacity?: number): SolverState {
   const pegs = rules.pegs;
   const symbols = rules.colours + (rules.blanks ? 1 : 0);
-  const blank = rules.blanks ? rules.colours : -1;
-  const unique = !rules.secretRepeats;
   const winClass = pegs * (pegs + 1);
   let packBits = 0;
   while (1 << packBits < Math.pow(symbols, pegs)) packBits++;
@@ -132,14 +130,14 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // Fields of 3 bits (a symbol's count): the lowest bit of each; every symbol, as bits 3s (the layout of symbol counts).
   const low3 = 0x1249249;
   const every = low3 & ((1 << (3 * symbols)) - 1);
-  // Symbol s from its bit 3s: symbolOf[(1 << 3s) % 37] (those residues differ for s < 9).
-  const symbolOf = new Int8Array(37);
-  for (let k = 0; k < 9; k++) symbolOf[(1 << (3 * k)) % 37] = k;
+  // The symbols a secret holds at most once: every colour when the secret has no repeats (the blank may repeat).
+  const own = rules.secretRepeats ? 0 : low3 & ((1 << (3 * rules.colours)) - 1);
+  // Symbol s from its bit 3s: +symbolOf[(1 << 3s) % 37] (those residues differ for s < 9).
+  const symbolOf = "-0------1-8------------5--42-7-3----6";
 
-  // Rows: per row the guess (packed, and digits at rowDigits[1 + r * pegs + i]; rowDigits[0] is none).
+  // Rows: per row the guess, packed.
   const most = rules.rows + 1;
   const rowGuess = new Int32Array(most);
-  const rowDigits = new Int8Array(most * pegs + 1);
   let rowCount = 0;
   // Position: rows applied, bit position of the table node (-1: no table here), is it a book node?
   let applied = 0;
@@ -153,15 +151,17 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let count = 0;
   let total = 0;
   let job = JOB_ADVANCE;
-  // Enumeration, depth first over the prefix: per position d (slot d: what the positions before it left) and row, the exact
-  // matches and symbols in common still to come, and the guess's symbols not matched yet (3-bit counts); slot 0 holds the row's
-  // exact, exact + near and its guess's symbol counts. Per position the symbols left to try, the prefix, the colours used.
+  // Enumeration, depth first over the prefix: per position d (slot d: what the positions before it left) and row r (at
+  // d * most + r), the exact matches and the symbols in common still to come, and the guess's symbols not matched yet (3-bit
+  // counts); slot 0 holds the row's exact, exact + near and its guess's symbol counts. Per position and row, the row's guess's
+  // symbol there (as bit 3s, the layout of symbol counts). Per position the symbols left to try, the prefix, the colours used.
   let enumRows = 0;
   let depth = 0;
   const slots = pegs * most;
-  // (Exact at i, common at slots + i.)
-  const stCounts = new Int8Array(2 * slots);
+  const stExact = new Int8Array(slots);
+  const stCommon = new Int8Array(slots);
   const stLeft = new Int32Array(slots);
+  const rowBits = new Int32Array(slots);
   const toTry = new Int32Array(pegs);
   const prefixCode = new Int32Array(pegs);
   const used = new Int32Array(pegs);
@@ -210,35 +210,35 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   }
 
   /**
-   * Position `d` of the prefix gets its state from slot `f` with symbol `s` placed before it (a symbol no row has, at the
-   * start: slot 0 in place), and returns the symbols (bits 3s) that may come there: for every row, the exact matches and the
-   * symbols in common must still be able to reach the row's counts with the positions left. At the last position that is
-   * exact: each symbol left is a candidate.
+   * Position `d` of the prefix gets its state from slot `f` with the symbol `b` (as bit 3s) placed before it (at the start,
+   * slot 0 in place, with a bit no row has), and returns the symbols (bits 3s) that may come there: for every row, the exact
+   * matches and the symbols in common still to come must fit in the positions left (a position that must match the row's
+   * guess there, or must not; a symbol the guess still has unmatched that must come, or must not). They always fit (answers
+   * are checked: exact + near <= pegs), and at the last position the mask is exact: each symbol left is a candidate.
    */
-  function descend(f: number, d: number, s: number): number {
+  function descend(f: number, d: number, b: number): number {
     let m = every & ~used[d];
-    // Positions from this one on.
+    // Positions from this one on; the symbol's 3-bit field.
     const left = pegs - d;
-    const k = 3 * s;
-    // (Locals: the interpreter looks names up scope by scope.)
-    const st = stCounts;
+    const b7 = 7 * b;
+    // (Locals: each name is looked up scope by scope, and every token costs on the interpreter.)
+    const se = stExact;
+    const sc = stCommon;
     const sl = stLeft;
-    const rd = rowDigits;
-    for (let r = 0, i = f * most, j = d * most, q = d; r < enumRows; r++, i++, j++, q += pegs) {
+    const rb = rowBits;
+    for (let r = enumRows, i = f * most, j = d * most; r--; i++, j++) {
       const x = sl[i];
-      const n = (x >> k) & 7;
-      const y = n ? x - (1 << k) : x;
-      const e = (st[j] = st[i] - +(rd[q] === s));
-      const c = (st[slots + j] = st[slots + i] - +!!n);
-      const g = 1 << (3 * rd[q + 1]);
-      // The guess's symbols not matched yet.
-      const h = (y | (y >> 1) | (y >> 2)) & low3;
-      sl[j] = y;
-      if (e > left || c > left) return 0;
-      if (e === left) m &= g;
-      else if (!e) m &= ~g;
-      if (c === left) m &= h;
-      else if (!c) m &= ~h;
+      const n = x & b7;
+      const y = (sl[j] = n ? x - b : x);
+      const e = (se[j] = se[i] - +(rb[i] === b));
+      const c = (sc[j] = sc[i] - +!!n);
+      if (e === left) m &= rb[j];
+      else if (!e) m &= ~rb[j];
+      if (!c || c === left) {
+        // The guess's symbols not matched yet.
+        const h = (y | (y >> 1) | (y >> 2)) & low3;
+        m &= c ? h : ~h;
+      }
       if (!m) return 0;
     }
     return m;
@@ -249,7 +249,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     enumRows = rows;
     count = total = depth = 0;
     overflow = known = false;
-    toTry[0] = descend(0, 0, symbols);
+    toTry[0] = descend(0, 0, 1 << (3 * symbols));
     job = JOB_ENUMERATE;
   }
 
@@ -262,36 +262,43 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
 
   /** Depth first over the prefixes, one child visited per evaluation. */
   function enumerate(budget: number): number {
-    while (budget > 0 && job === JOB_ENUMERATE) {
+    const n = budget;
+    const last = pegs - 1;
+    while (budget > 0) {
       let a = toTry[depth];
-      // (A probe, with room for one, only asks whether any code fits.)
-      if (cap < 2 && count) finished();
-      else if (!a) {
-        if (depth) depth--;
-        else finished();
-      } else if (depth === pegs - 1) {
+      if (!a) {
+        if (!depth) {
+          finished();
+          break;
+        }
+        depth--;
+      } else if (depth === last) {
         // The last position: each symbol left is a candidate.
         const base = prefixCode[depth] * symbols;
-        // (A probe may count a few past the first.)
-        for (; a && budget > 0; budget--, evals++, total++) {
+        for (; a && budget > 0; budget--, total++) {
           const bit = a & -a;
           a -= bit;
-          if (count < cap) list[count++] = base + symbolOf[bit % 37];
+          if (count < cap) list[count++] = base + +symbolOf[bit % 37];
           else overflow = true;
         }
         toTry[depth] = a;
+        // A probe, with room for one, only asks whether any code fits (it may count a few past the first).
+        if (cap < 2) {
+          finished();
+          break;
+        }
       } else {
         const bit = a & -a;
         toTry[depth] = a - bit;
-        const s = symbolOf[bit % 37];
         budget--;
-        evals++;
-        prefixCode[depth + 1] = prefixCode[depth] * symbols + s;
-        used[depth + 1] = used[depth] | (unique && s !== blank ? bit : 0);
+        const d = depth + 1;
+        prefixCode[d] = prefixCode[depth] * symbols + +symbolOf[bit % 37];
+        used[d] = used[depth] | (bit & own);
         // (No symbol fits there: stay.)
-        if ((toTry[depth + 1] = descend(depth, depth + 1, s))) depth++;
+        if ((toTry[d] = descend(depth, d, bit))) depth = d;
       }
     }
+    evals += n - budget;
     return budget;
   }
 
@@ -310,6 +317,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const n = symbols;
     const g = guessCounts;
     const u = guessDigits;
+    evals += budget < count - cursor ? budget : count - cursor;
     for (; budget > 0 && cursor < count; budget--) {
       // The class exact * pegs + in common, in one pass over the secret's digits: its n-th peg of a
       // symbol is in common when the guess has at least n of it.
@@ -323,7 +331,6 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         k = 3 * d;
         c += +(((seen >> k) & 7) < ((g >> k) & 7)) + (d === u[i] ? pegs : 0);
       }
-      evals++;
       classCounts[c]++;
       if (c === keepClass) l[kept++] = v;
     }
@@ -411,7 +418,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       }
       return;
     }
-    const playedClass = stCounts[r] * pegs + stCounts[slots + r];
+    const playedClass = stExact[r] * pegs + stCommon[r];
     if (book) {
       book = false;
       applied = rowCount;
@@ -465,9 +472,10 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     for (let r = 0; r < rowCount; r++) {
       const fb = rows[r].feedback;
       rowGuess[r] = packCode(rows[r].guess, symbols);
-      stLeft[r] = countsOf(rowGuess[r], rowDigits.subarray(1 + r * pegs));
-      stCounts[r] = fb.exact;
-      stCounts[slots + r] = fb.exact + fb.near;
+      stLeft[r] = countsOf(rowGuess[r], guessDigits);
+      for (let i = 0; i < pegs; i++) rowBits[i * most + r] = 1 << (3 * guessDigits[i]);
+      stExact[r] = fb.exact;
+      stCommon[r] = fb.exact + fb.near;
     }
     guess = -1;
     job = JOB_ADVANCE;
