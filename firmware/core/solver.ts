@@ -317,19 +317,25 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const n = symbols;
     const g = guessCounts;
     const u = guessDigits;
-    evals += budget < count - cursor ? budget : count - cursor;
-    for (; budget > 0 && cursor < count; budget--) {
-      // The class exact * pegs + in common, in one pass over the secret's digits: its n-th peg of a
-      // symbol is in common when the guess has at least n of it.
+    const end = count - cursor > budget ? cursor + budget : count;
+    evals += end - cursor;
+    budget -= end - cursor;
+    while (cursor < end) {
+      // The class exact * pegs + in common, in one pass over the secret's digits: a peg is in common while the guess
+      // has that symbol left (x, its symbol counts, less those taken).
       const v = l[cursor++];
       let w = v;
-      let seen = 0;
+      let x = g;
       let c = 0;
-      for (let i = pegs, d, k; i--; seen += 1 << k) {
+      for (let i = pegs, d, t; i--;) {
         d = w % n;
         w = (w - d) / n;
-        k = 3 * d;
-        c += +(((seen >> k) & 7) < ((g >> k) & 7)) + (d === u[i] ? pegs : 0);
+        t = 1 << (3 * d);
+        if (x & (7 * t)) {
+          c++;
+          x -= t;
+        }
+        if (d === u[i]) c += pegs;
       }
       classCounts[c]++;
       if (c === keepClass) l[kept++] = v;
