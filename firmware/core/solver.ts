@@ -166,12 +166,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const prefixCode = new Int32Array(pegs);
   const used = new Int32Array(pegs);
   // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none); the guess's
-  // digits and symbol counts (3-bit fields).
+  // symbols (as bits 3s) and symbol counts (3-bit fields).
   const classCounts = new Uint16Array(winClass + 1);
   let cursor = 0;
   let kept = 0;
   let keepClass = -1;
-  const guessDigits = new Int8Array(pegs);
+  const guessBits = new Int32Array(pegs);
   let guessCounts = 0;
   // The unit's own choice: the candidate tried, how many to try, the best so far and its parts.
   let trying = 0;
@@ -189,23 +189,32 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function skipTo(children: number, index: number): void {
     let skip = 0;
     for (let k = 0; k < children - 1; k++) {
-      const w = bits(cursor, 16);
+      // The leading zeros of the next 16 bits, in four steps (a damaged table reads as zeros past its end: 15 at most).
+      let w = bits(cursor, 16);
       let zeros = 0;
-      // (A damaged table reads as zeros past its end: 16 zeros end it.)
-      while (zeros < 16 && !((w >> (15 - zeros)) & 1)) zeros++;
+      if (w < 256) {
+        zeros = 8;
+        w <<= 8;
+      }
+      if (w < 4096) {
+        zeros += 4;
+        w <<= 4;
+      }
+      if (w < 16384) {
+        zeros += 2;
+        w <<= 2;
+      }
+      if (w < 32768) zeros++;
       if (k < index) skip += bits(cursor + zeros, zeros + 1) - 1;
       cursor += 2 * zeros + 1;
     }
     at = cursor + skip;
   }
 
-  /** Symbol counts of packed v in 3-bit fields; its digits go to `digits`. */
-  function countsOf(v: number, digits: Int8Array): number {
+  /** Symbol counts of packed v in 3-bit fields; its symbols (as bits 3s) go to out[at + i * step] for each position i. */
+  function countsOf(v: number, out: Int32Array, at: number, step: number): number {
     let counts = 0;
-    for (let i = pegs; i--; v = (v - (v % symbols)) / symbols) {
-      digits[i] = v % symbols;
-      counts += 1 << (3 * (v % symbols));
-    }
+    for (let i = pegs; i--; v = (v - (v % symbols)) / symbols) counts += out[at + i * step] = 1 << (3 * (v % symbols));
     return counts;
   }
 
@@ -304,7 +313,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
 
   /** Starts a pass over the candidates with packed guess g, keeping those of class `keep` (-1: counting only). */
   function startPass(g: number, keep: number): void {
-    guessCounts = countsOf(g, guessDigits);
+    guessCounts = countsOf(g, guessBits, 0, 1);
     keepClass = keep;
     cursor = kept = 0;
     classCounts.fill(0);
@@ -316,7 +325,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const l = list;
     const n = symbols;
     const g = guessCounts;
-    const u = guessDigits;
+    const u = guessBits;
     const end = count - cursor > budget ? cursor + budget : count;
     evals += end - cursor;
     budget -= end - cursor;
@@ -335,7 +344,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
           c++;
           x -= t;
         }
-        if (d === u[i]) c += pegs;
+        if (t === u[i]) c += pegs;
       }
       classCounts[c]++;
       if (c === keepClass) l[kept++] = v;
@@ -417,7 +426,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         guess = count ? (at >= 0 ? candidateNodeGuess() : -1) : -2;
         if (guess === -1) {
           at = -1;
-          tries = Math.min(count, Math.floor(POLICY_BUDGET / count)) || 1;
+          tries = Math.min(count, (POLICY_BUDGET / count) | 0) || 1;
           trying = bestParts = 0;
           startPass(list[0], -1);
         }
@@ -478,10 +487,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     for (let r = 0; r < rowCount; r++) {
       const fb = rows[r].feedback;
       rowGuess[r] = packCode(rows[r].guess, symbols);
-      stLeft[r] = countsOf(rowGuess[r], guessDigits);
-      for (let i = 0; i < pegs; i++) rowBits[i * most + r] = 1 << (3 * guessDigits[i]);
-      stExact[r] = fb.exact;
-      stCommon[r] = fb.exact + fb.near;
+      stLeft[r] = countsOf(rowGuess[r], rowBits, r, most);
+      stCommon[r] = (stExact[r] = fb.exact) + fb.near;
     }
     guess = -1;
     job = JOB_ADVANCE;
