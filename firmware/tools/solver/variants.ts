@@ -146,7 +146,7 @@ export const VARIANTS: Variant[] = [
     sampledPool: 0,
     takeoverWork: 3000,
     maxBookLevel: 4,
-    maxBytes: 6500,
+    maxBytes: 7200,
     sample: 0,
     targetAverage: 5.83,
     targetWorst: 0,
