@@ -9,15 +9,17 @@
  * Codes are packed as digits in base `symbols` (hole 0 most significant), so every code of every
  * preset fits a Uint16Array entry (9^5 = 59,049). A feedback class is exact * (pegs + 1) + near.
  *
- * Candidates (the secrets consistent with some rows) are enumerated without visiting every code:
- * first every multiset of symbols (a sorted tuple) whose overlap with each row's guess equals that
- * row's exact + near, then the distinct arrangements of each surviving multiset whose exact count
- * matches every row, both in lexicographic order. Each overlap or exact check against one row counts
- * as one evaluation, like a feedback() call; a check that fails also finds the shortest prefix of
- * the multiset (or arrangement) that no code can complete to the row's count, and every code that
- * starts with it is skipped unchecked.
+ * Candidates (the secrets consistent with some rows) are enumerated depth first, hole by hole, in
+ * lexicographic order (the order of their packed codes, and forEachCode's). At each hole, per row,
+ * what the hole may hold is one bit mask over the symbols: the row's exact matches and symbols in
+ * common so far must still be able to reach the row's counts with the holes left (a hole that must
+ * match the row's guess there, or must not; a symbol the guess still has unmatched that must come,
+ * or must not), and the masks of all rows are ANDed, so that only prefixes that can still fit are
+ * visited. Each prefix visited counts as one evaluation. A pass (splitting the candidates by one
+ * guess: a row's filter, the table's split, the unit's own choice) counts one evaluation per
+ * candidate. The stop callback is asked every ASK_EVERY evaluations.
  *
- * Table format 2 (bits, most significant first; see also firmware/tools/solver/README.md):
+ * Table format 3 (bits, most significant first; see also firmware/tools/solver/README.md):
  *   header: byte 0 = TABLE_VERSION, byte 1 = pegs * 16 + symbols; the root (a book node) follows.
  *   book node (the unit does not hold the candidates): guess (packed, ceil(log2(symbols^pegs)) bits);
  *     one bit per class id below the winning one (pegs * (pegs + 1)), set for the classes with a
@@ -25,13 +27,14 @@
  *     the subtrees. A book node's candidate child (where the unit enumerates the candidates from the
  *     rows so far) is a flag bit, clear when the unit chooses itself from there on, then when set
  *     a candidate node.
- *   candidate node (the unit holds the node's candidates S, in enumeration order): nothing when
- *     |S| <= 2 (the guess is S[0]); else 0 + index into S (ceil(log2 |S|) bits) or 1 + packed guess;
- *     then, per child with 3 or more candidates in class order, a flag bit, clear when the unit
- *     chooses itself from there on (no subtree); the lengths of the flagged children's subtrees but
- *     the last; then those subtrees.
+ *   candidate node (the unit holds the node's candidates S, in enumeration order: lexicographic since
+ *     format 3, by multiset before): nothing when |S| <= 2 (the guess is S[0]); else 0 + index into
+ *     S (ceil(log2 |S|) bits) or 1 + packed guess; then, per child with 3 or more candidates in class
+ *     order, a flag bit, clear when the unit chooses itself from there on (no subtree); the lengths
+ *     of the flagged children's subtrees but the last; then those subtrees.
  *   A length is the Elias gamma code of (bits + 1). Where the unit chooses itself, it plays the
- *   candidate (of its first POLICY_BUDGET / |S|) that splits S into the most classes.
+ *   candidate (of its first POLICY_BUDGET / |S|) that splits S into the most classes. The unit reads
+ *   the table 16 bits at a time from a 3-byte window (no call per bit).
  *
  * The state is a closure (created once per game), so that its many fields minify to short names.
  */
@@ -40,11 +43,11 @@ import { codeSpaceSize } from "./presets";
 import { Code, Row, Rules } from "./types";
 
 /** First byte of a table: the format it was written in. */
-export const TABLE_VERSION = 2;
-/** Most candidates held at once (4 KB); beyond this they are counted, and re-enumerated rather than filtered. */
-export const CANDIDATE_CAP = 2048;
+export const TABLE_VERSION = 3;
+/** Most candidates held at once (2 KB); beyond this they are counted, and re-enumerated rather than filtered. */
+export const CANDIDATE_CAP = 1024;
 /** Evaluations the unit spends choosing among candidates when the table has no guess for them. */
-export const POLICY_BUDGET = 1500;
+export const POLICY_BUDGET = 350;
 
 /**
  * A codebreaker (or a hint computation) for one game, whose rows only grow: use its methods, or the
@@ -54,14 +57,13 @@ export interface SolverState {
   /** Begins a move (or a hint computation) after `rows`, the game's rows so far; the same rows again go on with the work (solverStart). */
   start(rows: Row[]): void;
   /**
-   * Works for at most `budget` evaluations, and stops sooner once `stop` (asked before every
-   * evaluation: one takes about 0.3 ms on the interpreter) says the time slice is over; true when done.
+   * Works for at most `budget` evaluations, and stops sooner once `stop` (asked before the first
+   * evaluation and then every ASK_EVERY: one takes 0.1 to 0.3 ms on the interpreter's Linux build)
+   * says the time slice is over; true when done.
    */
   step(budget: number, stop?: () => boolean): boolean;
   /** The guess once ready; null on contradictory rows (or while working). */
   guess(): Code | null;
-  /** Evaluations still expected in this move (rough). */
-  estimate(): number;
   /** Evaluations done since creation (the bench reads it). */
   evals(): number;
   /** Hints: how many secrets fit, and the first one (null when none). */
@@ -88,6 +90,9 @@ export function unpackCode(v: number, pegs: number, symbols: number): Code {
   return code;
 }
 
+/** Evaluations between two questions to the stop callback (each question is a call and a clock read). */
+export const ASK_EVERY = 4;
+
 // What the machine works on next.
 const JOB_ADVANCE = 0;
 const JOB_ENUMERATE = 1;
@@ -97,33 +102,42 @@ const JOB_READY = 3;
 /**
  * A new codebreaker for one game under `rules`; `table` is the variant's table, or undefined to
  * search only. With `hinting` it only counts the candidates (createHintState), keeping at most
- * `capacity` of them (default CANDIDATE_CAP).
+ * `capacity` of them (default CANDIDATE_CAP); a capacity of 1 only asks whether any code fits (the
+ * enumeration stops at the first).
  */
 export function createSolver(rules: Rules, table: Uint8Array | string | undefined, hinting?: boolean, capacity?: number): SolverState {
   const pegs = rules.pegs;
   const symbols = rules.colours + (rules.blanks ? 1 : 0);
-  const blank = rules.blanks ? rules.colours : -1;
   const winClass = pegs * (pegs + 1);
   let packBits = 0;
   while (1 << packBits < Math.pow(symbols, pegs)) packBits++;
-  /** Bit p of the table (0 past its end). */
-  function bit(p: number): number {
-    return ((typeof table === "string" ? table.charCodeAt(p >> 3) : (table as Uint8Array)[p >> 3]) >> (7 - (p & 7))) & 1;
+  const isString = typeof table === "string";
+  /** `n` bits (at most 16) of the table at bit `p` (0 past its end). */
+  function bits(p: number, n: number): number {
+    const q = p >> 3;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const t: any = table;
+    return (
+      ((isString
+        ? (t.charCodeAt(q) << 16) | (t.charCodeAt(q + 1) << 8) | t.charCodeAt(q + 2)
+        : (t[q] << 16) | (t[q + 1] << 8) | t[q + 2]) >>
+        (24 - (p & 7) - n)) &
+      ((1 << n) - 1)
+    );
   }
-  function readBits(p: number, bits: number): number {
-    let v = 0;
-    while (bits--) v = v * 2 + bit(p++);
-    return v;
-  }
-  if (table && readBits(0, 16) !== TABLE_VERSION * 256 + pegs * 16 + symbols) table = undefined;
+  if (table && bits(0, 16) !== TABLE_VERSION * 256 + pegs * 16 + symbols) table = undefined;
 
-  // Rows: per row the guess (packed, and digits at rowDigits[r * pegs + i]), its symbol counts in 3-bit fields, exact, exact + near.
+  // Fields of 3 bits (a symbol's count): the lowest bit of each; every symbol, as bits 3s (the layout of symbol counts).
+  const low3 = 0x1249249;
+  const every = low3 & ((1 << (3 * symbols)) - 1);
+  // The symbols a secret holds at most once: every colour when the secret has no repeats (the blank may repeat).
+  const own = rules.secretRepeats ? 0 : low3 & ((1 << (3 * rules.colours)) - 1);
+  // Symbol s from its bit 3s: +symbolOf[(1 << 3s) % 37] (those residues differ for s < 9).
+  const symbolOf = "-0------1-8------------5--42-7-3----6";
+
+  // Rows: per row the guess, packed.
   const most = rules.rows + 1;
   const rowGuess = new Int32Array(most);
-  const rowDigits = new Int8Array(most * pegs);
-  const rowCounts = new Int32Array(most);
-  const rowExact = new Int8Array(most);
-  const rowCommon = new Int8Array(most);
   let rowCount = 0;
   // Position: rows applied, bit position of the table node (-1: no table here), is it a book node?
   let applied = 0;
@@ -137,20 +151,27 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let count = 0;
   let total = 0;
   let job = JOB_ADVANCE;
-  // Enumeration: rows checked, current multiset and arrangement, the row being checked.
+  // Enumeration, depth first over the prefix: per position d (slot d: what the positions before it left) and row r (at
+  // d * most + r), the exact matches and the symbols in common still to come, and the guess's symbols not matched yet (3-bit
+  // counts); slot 0 holds the row's exact, exact + near and its guess's symbol counts. Per position and row, the row's guess's
+  // symbol there (as bit 3s, the layout of symbol counts). Per position the symbols left to try, the prefix, the colours used.
   let enumRows = 0;
-  const multiset = new Int8Array(pegs);
-  const arrangement = new Int8Array(pegs);
-  let checkRow = 0;
-  let arranging = false;
-  // Symbol counts (3-bit fields) of the multiset being arranged.
-  let whole = 0;
-  // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none).
+  let depth = 0;
+  const slots = pegs * most;
+  const stExact = new Int8Array(slots);
+  const stCommon = new Int8Array(slots);
+  const stLeft = new Int32Array(slots);
+  const rowBits = new Int32Array(slots);
+  const toTry = new Int32Array(pegs);
+  const prefixCode = new Int32Array(pegs);
+  const used = new Int32Array(pegs);
+  // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none); the guess's
+  // symbols (as bits 3s) and symbol counts (3-bit fields).
   const classCounts = new Uint16Array(winClass + 1);
   let cursor = 0;
   let kept = 0;
   let keepClass = -1;
-  const guessDigits = new Int8Array(pegs);
+  const guessBits = new Int32Array(pegs);
   let guessCounts = 0;
   // The unit's own choice: the candidate tried, how many to try, the best so far and its parts.
   let trying = 0;
@@ -161,54 +182,83 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let guess = -1;
   let evals = 0;
 
-  /** A subtree length at `cursor` (a bit position; Elias gamma code of length + 1), moving past it. */
-  function readLength(): number {
-    let zeros = 0;
-    // (A damaged table reads as zeros past its end: stop there rather than loop for ever.)
-    while (!bit(cursor++) && zeros < 24) zeros++;
-    const v = readBits(cursor, zeros);
-    cursor += zeros;
-    return (1 << zeros) + v - 1;
-  }
-
   /**
-   * At `cursor`, the lengths of `children` subtrees but the last, then the subtrees: the table node
-   * becomes the start of subtree `index`.
+   * At `cursor`, the lengths of `children` subtrees but the last (Elias gamma codes of length + 1),
+   * then the subtrees: the table node becomes the start of subtree `index`.
    */
   function skipTo(children: number, index: number): void {
     let skip = 0;
     for (let k = 0; k < children - 1; k++) {
-      const length = readLength();
-      if (k < index) skip += length;
+      // The leading zeros of the next 16 bits, in four steps (a damaged table reads as zeros past its end: 15 at most).
+      let w = bits(cursor, 16);
+      let zeros = 0;
+      if (w < 256) {
+        zeros = 8;
+        w <<= 8;
+      }
+      if (w < 4096) {
+        zeros += 4;
+        w <<= 4;
+      }
+      if (w < 16384) {
+        zeros += 2;
+        w <<= 2;
+      }
+      if (w < 32768) zeros++;
+      if (k < index) skip += bits(cursor + zeros, zeros + 1) - 1;
+      cursor += 2 * zeros + 1;
     }
     at = cursor + skip;
   }
 
-  /** Symbol counts of packed v in 3-bit fields; its digits go to `digits`. */
-  function countsOf(v: number, digits: Int8Array): number {
+  /** Symbol counts of packed v in 3-bit fields; its symbols (as bits 3s) go to out[at + i * step] for each position i. */
+  function countsOf(v: number, out: Int32Array, at: number, step: number): number {
     let counts = 0;
-    for (let i = pegs; i--; v = (v - (v % symbols)) / symbols) {
-      digits[i] = v % symbols;
-      counts += 1 << (3 * (v % symbols));
-    }
+    for (let i = pegs; i--; v = (v - (v % symbols)) / symbols) counts += out[at + i * step] = 1 << (3 * (v % symbols));
     return counts;
   }
 
-  /** Fills multiset[from..] with the smallest valid sorted symbols from `symbol` on; false if they run out. */
-  function fillSorted(from: number, symbol: number): boolean {
-    for (; from < pegs; from++) {
-      if (symbol >= symbols) return false;
-      multiset[from] = symbol;
-      if (!rules.secretRepeats && symbol !== blank) symbol++;
+  /**
+   * Position `d` of the prefix gets its state from slot `f` with the symbol `b` (as bit 3s) placed before it (at the start,
+   * slot 0 in place, with a bit no row has), and returns the symbols (bits 3s) that may come there: for every row, the exact
+   * matches and the symbols in common still to come must fit in the positions left (a position that must match the row's
+   * guess there, or must not; a symbol the guess still has unmatched that must come, or must not). They always fit (answers
+   * are checked: exact + near <= pegs), and at the last position the mask is exact: each symbol left is a candidate.
+   */
+  function descend(f: number, d: number, b: number): number {
+    let m = every & ~used[d];
+    // Positions from this one on; the symbol's 3-bit field.
+    const left = pegs - d;
+    const b7 = 7 * b;
+    // (Locals: each name is looked up scope by scope, and every token costs on the interpreter.)
+    const se = stExact;
+    const sc = stCommon;
+    const sl = stLeft;
+    const rb = rowBits;
+    for (let r = enumRows, i = f * most, j = d * most; r--; i++, j++) {
+      const x = sl[i];
+      const n = x & b7;
+      const y = (sl[j] = n ? x - b : x);
+      const e = (se[j] = se[i] - +(rb[i] === b));
+      const c = (sc[j] = sc[i] - +!!n);
+      if (e === left) m &= rb[j];
+      else if (!e) m &= ~rb[j];
+      if (!c || c === left) {
+        // The guess's symbols not matched yet.
+        const h = (y | (y >> 1) | (y >> 2)) & low3;
+        m &= c ? h : ~h;
+      }
+      if (!m) return 0;
     }
-    return true;
+    return m;
   }
 
   function startEnumeration(rows: number): void {
+    // (start() wrote slot 0.)
     enumRows = rows;
-    count = total = checkRow = 0;
-    overflow = known = arranging = false;
-    fillSorted(0, 0);
+    count = total = depth = 0;
+    overflow = known = false;
+    toTry[0] = descend(0, 0, 1 << (3 * symbols));
     job = JOB_ENUMERATE;
   }
 
@@ -219,88 +269,51 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     if (!overflow) total = count;
   }
 
+  /** Depth first over the prefixes, one child visited per evaluation. */
   function enumerate(budget: number): number {
-    while (budget > 0 && job === JOB_ENUMERATE) {
-      let ok = true;
-      // The shortest prefix of the multiset (or arrangement) that fails the row: whatever follows it fails too, and is skipped.
-      let p = pegs;
-      if (checkRow < enumRows) {
-        budget--;
-        evals++;
-        const target = arranging ? rowExact[checkRow] : rowCommon[checkRow];
-        let theirs = rowCounts[checkRow];
-        // Kept up to date one peg at a time (no loops over symbols: each statement costs on the interpreter).
-        // Arranging: exact so far, and at most the symbols in common of what is left on both sides to
-        // come (the multiset passed this row, so with nothing placed that is the row's exact + near).
-        // Else: in common so far, and at most the row's symbols not matched yet from this (sorted) symbol on.
-        let value = 0;
-        let more = rowCommon[checkRow];
-        let mine = arranging ? whole : 0;
-        for (p = 0; ok && p < pegs; p++) {
-          const k = 3 * (arranging ? arrangement : multiset)[p];
-          if (arranging) {
-            const e = 3 * rowDigits[checkRow * pegs + p];
-            if (k === e) value++;
-            // Taking one symbol from a side lowers the overlap when that side had no more of it than the other.
-            if (((mine >> k) & 7) <= ((theirs >> k) & 7)) more--;
-            mine -= 1 << k;
-            if (((theirs >> e) & 7) <= ((mine >> e) & 7)) more--;
-            theirs -= 1 << e;
-          } else {
-            const t = (theirs >> k) & 7;
-            const m = ((mine >> k) & 7) + 1;
-            mine += 1 << k;
-            if (m <= t) value++;
-            // (The row's pegs of this symbol or a later one: its counts from this field on, summed.)
-            more = m < t ? -m : -t;
-            for (let x = theirs >> k; x; x >>= 3) more += x & 7;
-            if (more > pegs - p - 1) more = pegs - p - 1;
-          }
-          ok = value <= target && value + more >= target;
+    const n = budget;
+    const last = pegs - 1;
+    while (budget > 0) {
+      let a = toTry[depth];
+      if (!a) {
+        if (!depth) {
+          finished();
+          break;
         }
-        if (ok && ++checkRow < enumRows) continue;
-      }
-      checkRow = 0;
-      if (arranging) {
-        if (ok) {
-          if (count < cap) list[count++] = packCode(arrangement, symbols);
+        depth--;
+      } else if (depth === last) {
+        // The last position: each symbol left is a candidate.
+        const base = prefixCode[depth] * symbols;
+        for (; a && budget > 0; budget--, total++) {
+          const bit = a & -a;
+          a -= bit;
+          if (count < cap) list[count++] = base + +symbolOf[bit % 37];
           else overflow = true;
-          total++;
         }
-        // The next arrangement past every one that starts with the failing prefix (lexicographic order):
-        // the rest in descending order is the last of them; then the usual next permutation.
-        arrangement.subarray(p).sort().reverse();
-        let i = pegs - 1;
-        while (i-- && arrangement[i] >= arrangement[i + 1]);
-        if (i >= 0) {
-          p = pegs;
-          while (arrangement[--p] <= arrangement[i]);
-          const t = arrangement[i];
-          arrangement[i] = arrangement[p];
-          arrangement[p] = t;
-          arrangement.subarray(i + 1).sort();
-          continue;
+        toTry[depth] = a;
+        // A probe, with room for one, only asks whether any code fits (it may count a few past the first).
+        if (cap < 2) {
+          finished();
+          break;
         }
-        arranging = ok = false;
-        p = pegs;
-      }
-      if (ok) {
-        arrangement.set(multiset);
-        arranging = true;
-        // (Writing the multiset's digits back to it changes nothing.)
-        whole = countsOf(packCode(multiset, symbols), multiset);
       } else {
-        // The next multiset past the failing prefix, or the end.
-        while (p-- && !fillSorted(p, multiset[p] + 1));
-        if (p < 0) finished();
+        const bit = a & -a;
+        toTry[depth] = a - bit;
+        budget--;
+        const d = depth + 1;
+        prefixCode[d] = prefixCode[depth] * symbols + +symbolOf[bit % 37];
+        used[d] = used[depth] | (bit & own);
+        // (No symbol fits there: stay.)
+        if ((toTry[d] = descend(depth, d, bit))) depth = d;
       }
     }
+    evals += n - budget;
     return budget;
   }
 
   /** Starts a pass over the candidates with packed guess g, keeping those of class `keep` (-1: counting only). */
   function startPass(g: number, keep: number): void {
-    guessCounts = countsOf(g, guessDigits);
+    guessCounts = countsOf(g, guessBits, 0, 1);
     keepClass = keep;
     cursor = kept = 0;
     classCounts.fill(0);
@@ -308,24 +321,33 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   }
 
   function pass(budget: number): number {
-    for (; budget > 0 && cursor < count; budget--) {
-      const secret = list[cursor++];
-      // The class exact * pegs + in common, in one pass over the secret's digits: its n-th peg of a
-      // symbol is in common when the guess has at least n of it.
-      let v = secret;
-      let seen = 0;
+    // (Locals: the interpreter looks names up scope by scope.)
+    const l = list;
+    const n = symbols;
+    const g = guessCounts;
+    const u = guessBits;
+    const end = count - cursor > budget ? cursor + budget : count;
+    evals += end - cursor;
+    budget -= end - cursor;
+    while (cursor < end) {
+      // The class exact * pegs + in common, in one pass over the secret's digits: a peg is in common while the guess
+      // has that symbol left (x, its symbol counts, less those taken).
+      const v = l[cursor++];
+      let w = v;
+      let x = g;
       let c = 0;
-      for (let i = pegs; i--;) {
-        const d = v % symbols;
-        v = (v - d) / symbols;
-        const k = 3 * d;
-        if (((seen >> k) & 7) < ((guessCounts >> k) & 7)) c++;
-        seen += 1 << k;
-        if (d === guessDigits[i]) c += pegs;
+      for (let i = pegs, d, t; i--;) {
+        d = w % n;
+        w = (w - d) / n;
+        t = 1 << (3 * d);
+        if (x & (7 * t)) {
+          c++;
+          x -= t;
+        }
+        if (t === u[i]) c += pegs;
       }
-      evals++;
       classCounts[c]++;
-      if (c === keepClass) list[kept++] = secret;
+      if (c === keepClass) l[kept++] = v;
     }
     if (cursor < count) return budget;
     if (keepClass >= 0) {
@@ -338,7 +360,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         let index = 0;
         cursor = afterGuess;
         for (let c = 0; c < winClass; c++) {
-          if (classCounts[c] > 2 && bit(cursor++)) {
+          if (classCounts[c] > 2 && bits(cursor++, 1)) {
             children++;
             if (c < keepClass) index++;
             // (Counted: a kept class still over 2 below has no table.)
@@ -370,14 +392,14 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     let p = at;
     let g = list[0];
     if (count > 2) {
-      if (bit(p++)) {
-        g = readBits(p, packBits);
+      if (bits(p++, 1)) {
+        g = bits(p, packBits);
         p += packBits;
       } else {
-        let bits = 0;
-        while (1 << bits < count) bits++;
-        g = list[readBits(p, bits)];
-        p += bits;
+        let n = 0;
+        while (1 << n < count) n++;
+        g = list[bits(p, n)];
+        p += n;
       }
     }
     afterGuess = p;
@@ -389,7 +411,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const r = applied;
     if (r >= rowCount) {
       job = JOB_READY;
-      if (book) guess = readBits(at, packBits);
+      if (book) guess = bits(at, packBits);
       else if (hinting && !r) {
         // Every valid secret fits: no need to count them.
         list[0] = packCode(codeAt(rules, true, 0), symbols);
@@ -404,24 +426,24 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         guess = count ? (at >= 0 ? candidateNodeGuess() : -1) : -2;
         if (guess === -1) {
           at = -1;
-          tries = Math.min(count, Math.floor(POLICY_BUDGET / count)) || 1;
+          tries = Math.min(count, (POLICY_BUDGET / count) | 0) || 1;
           trying = bestParts = 0;
           startPass(list[0], -1);
         }
       }
       return;
     }
-    const playedClass = rowExact[r] * pegs + rowCommon[r];
+    const playedClass = stExact[r] * pegs + stCommon[r];
     if (book) {
       book = false;
       applied = rowCount;
       // A row's guess that is not the table's: the table no longer applies.
-      if (readBits(at, packBits) !== rowGuess[r]) return;
+      if (bits(at, packBits) !== rowGuess[r]) return;
       let p = at + packBits;
       let index = -1;
       let children = 0;
       for (let c = 0; c < winClass; c++) {
-        if (bit(p + c)) {
+        if (bits(p + c, 1)) {
           if (c === playedClass) index = children;
           children++;
         }
@@ -431,13 +453,13 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       count = 0;
       if (known) return;
       p += winClass;
-      book = bit(p + index) > 0;
+      book = bits(p + index, 1) > 0;
       applied = r + 1;
       cursor = p + children;
       skipTo(children, index);
       if (!book) {
         // A candidate child: its first bit is set when the table goes on below.
-        if (!bit(at++)) at = -1;
+        if (!bits(at++, 1)) at = -1;
         startEnumeration(applied);
       }
     } else if (known && !overflow) {
@@ -465,9 +487,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     for (let r = 0; r < rowCount; r++) {
       const fb = rows[r].feedback;
       rowGuess[r] = packCode(rows[r].guess, symbols);
-      rowCounts[r] = countsOf(rowGuess[r], rowDigits.subarray(r * pegs));
-      rowExact[r] = fb.exact;
-      rowCommon[r] = fb.exact + fb.near;
+      stLeft[r] = countsOf(rowGuess[r], rowBits, r, most);
+      stCommon[r] = (stExact[r] = fb.exact) + fb.near;
     }
     guess = -1;
     job = JOB_ADVANCE;
@@ -479,17 +500,17 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       while (job !== JOB_READY) {
         if (job === JOB_ADVANCE) advance();
         else if (budget <= 0 || (stop && stop())) return false;
-        // One evaluation at a time: the work is a resumable state machine, so this does exactly what
-        // one call with the whole budget would.
-        else budget += (job === JOB_ENUMERATE ? enumerate(1) : pass(1)) - 1;
+        else {
+          // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
+          // state machine, so this does exactly what one call with the whole budget would.
+          const n = budget < ASK_EVERY ? budget : ASK_EVERY;
+          budget -= n - (job === JOB_ENUMERATE ? enumerate(n) : pass(n));
+        }
       }
       return true;
     },
     guess: function (): Code | null {
       return guess < 0 ? null : unpackCode(guess, pegs, symbols);
-    },
-    estimate: function (): number {
-      return job === JOB_READY ? 0 : job === JOB_PASS ? (keepClass < 0 ? tries - trying : 1) * count - cursor : 1000;
     },
     evals: function (): number {
       return evals;
@@ -519,14 +540,6 @@ export function solverStep(s: SolverState, budget: number): boolean {
 /** The guess once solverStep returned true: a valid guess, or null when no secret fits the rows (contradiction). */
 export function solverGuess(s: SolverState): Code | null {
   return s.guess();
-}
-
-/**
- * Evaluations still expected before the guess is ready: 0 when it is (or is a table lookup). A
- * rough figure for the "thinking" display; the unit computes about 600 evaluations a second.
- */
-export function solverEstimate(s: SolverState): number {
-  return s.estimate();
 }
 
 /** A hint computation for a human codebreaker: how many codes are still possible, and one of them. */

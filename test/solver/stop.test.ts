@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSolver, solverTableName } from "../../firmware/core/solver.ts";
+import { ASK_EVERY, createSolver, solverTableName } from "../../firmware/core/solver.ts";
 import { createConflictSearch } from "../../firmware/core/conflict.ts";
 import { rulesFor } from "../../firmware/core/presets.ts";
 import { feedback } from "../../firmware/core/feedback.ts";
@@ -34,8 +34,8 @@ describe("work sliced by a stop (the device's clock) as well as by a budget", ()
         s.reset();
         const before = sliced.evals();
         const done = sliced.step(180, s.stop);
-        // Asked before every evaluation: three answers of "go on", then "stop".
-        expect(sliced.evals() - before).toBeLessThanOrEqual(3);
+        // Asked every ASK_EVERY evaluations: three answers of "go on", then "stop".
+        expect(sliced.evals() - before).toBeLessThanOrEqual(3 * ASK_EVERY);
         slices++;
         if (done) break;
       }
@@ -48,7 +48,8 @@ describe("work sliced by a stop (the device's clock) as well as by a budget", ()
     }
     expect(rows[rows.length - 1].feedback.exact).toBe(rules.pegs);
     expect(sliced.evals()).toBe(whole.evals());
-    expect(slices).toBeGreaterThan(100);
+    // Some move took more than one slice.
+    expect(slices).toBeGreaterThan(rows.length);
   });
 
   it("the conflict search passes the stop on, and names the same rows", () => {
@@ -70,6 +71,6 @@ describe("work sliced by a stop (the device's clock) as well as by a budget", ()
     }
     expect(whole.rows()).toEqual([0, 1]);
     expect(sliced.rows()).toEqual(whole.rows());
-    expect(slices).toBeGreaterThan(10);
+    expect(slices).toBeGreaterThan(2);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Node side: the candidates of some rows in the order the unit enumerates them, and what the unit's
- * enumeration costs. The unit (firmware/core/solver.ts) visits the multisets of symbols in
- * lexicographic order of their sorted tuples, and each multiset's arrangements in lexicographic
- * order; this sorts the consistent secrets the same way, and runs the unit's own code for the count.
+ * enumeration costs. The unit (firmware/core/solver.ts) finds them in lexicographic order (hole 0
+ * first), which is the order of their packed codes and forEachCode's; this runs the unit's own code
+ * for the cost and checks the count.
  */
 import { forEachCode, isConsistent } from "../../core/codes.ts";
 import { createHintState } from "../../core/solver.ts";
@@ -14,10 +14,9 @@ function packed(code: ArrayLike<number>, symbols: number): number {
   return v;
 }
 
-/** The unit's enumeration order of a code: its sorted tuple first, then the code itself. */
+/** The unit's enumeration order of a code: its packed value. */
 export function enumerationKey(code: Code, symbols: number): number {
-  const sorted = [...code].sort((a, b) => a - b);
-  return packed(sorted, symbols) * Math.pow(symbols, code.length) + packed(code, symbols);
+  return packed(code, symbols);
 }
 
 /**

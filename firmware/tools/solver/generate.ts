@@ -19,11 +19,12 @@ import { bitsFor, classFeedback, encodeTable, lengthBits, type EncodePlan, type 
 import { playAll, sampleSecrets } from "./play.ts";
 import { TreeSearch, type TreeNode } from "./search.ts";
 import { buildSpace, ClassOf, type Space, unpack } from "./space.ts";
-import { MANIFEST, MOVE_EVALS_MAX, TABLES_DIR, VARIANTS, variantOf, type Variant } from "./variants.ts";
+import { MANIFEST, TABLES_DIR, VARIANTS, variantOf, type Variant } from "./variants.ts";
 import { Prng } from "../../../sim/random.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const CACHE_DIR = ROOT + "node_modules/.cache/brainboard-solver/";
+/** Where searched trees are kept (BRAINBOARD_SOLVER_CACHE overrides it, e.g. for a worktree whose node_modules is shared). */
+const CACHE_DIR = (process.env.BRAINBOARD_SOLVER_CACHE ?? ROOT + "node_modules/.cache/brainboard-solver").replace(/\/?$/, "/");
 /** Bump when the search changes in a way the cache key does not see. */
 const SEARCH_VERSION = 1;
 /** Seed of the uniform sample of secrets that variants too big to play in full are measured on. */
@@ -140,7 +141,7 @@ class Planner {
   private readonly splits = new Map<TreeNode, Map<number, number[]>>();
   readonly plan: EncodePlan;
   /** Candidate children of book nodes, with their candidates in enumeration order and what enumerating them costs the unit. */
-  readonly takeovers: { node: TreeNode; list: number[]; evals: number }[] = [];
+  readonly takeovers: { node: TreeNode; list: number[]; work: number }[] = [];
 
   constructor(space: Space, v: Variant) {
     this.space = space;
@@ -182,9 +183,10 @@ class Planner {
       const child = node.kids.get(c)!;
       const childPath = [...path, { guess: code, feedback: classFeedback(c, this.space.pegs) }];
       const found = enumerateCandidates(this.space.rules, childPath);
+      const work = enumWork(found.evals, childPath.length);
       // The unit holds at most CANDIDATE_CAP candidates: more would be enumerated again at every move.
       const tooMany = found.candidates.length > CANDIDATE_CAP;
-      if ((found.evals > this.v.takeoverEvals || tooMany) && level < this.v.maxBookLevel) this.book(child, kid, childPath, level + 1);
+      if ((work > this.v.takeoverWork || tooMany) && level < this.v.maxBookLevel) this.book(child, kid, childPath, level + 1);
       else {
         const list = found.candidates.map((p) => this.index.get(p)!);
         if (list.length !== kid.length)
@@ -192,7 +194,7 @@ class Planner {
         if (tooMany)
           throw new Error(`${this.v.key}: ${found.candidates.length} candidates where the unit takes over, over its ${CANDIDATE_CAP}`);
         this.plan.takeoverLists.set(child, list);
-        this.takeovers.push({ node: child, list, evals: found.evals });
+        this.takeovers.push({ node: child, list, work });
       }
     }
   }
@@ -224,9 +226,9 @@ class Planner {
    * Decides, bottom-up, which candidate nodes the table spells out and which it leaves to the unit:
    * the cheaper in guesses + lambda * bits. Returns the guesses of the subtree, and its bits when the
    * table spells it out (0 when the unit chooses; the flag that says so is the parent's). `before`:
-   * the evaluations the unit has spent on the move when it arrives at the node (its enumeration, or
-   * the pass over the parent's candidates); the unit's own choice is left out where it would take
-   * the move over MOVE_EVALS_MAX.
+   * the work the unit has done on the move when it arrives at the node (its enumeration, or the pass
+   * over the parent's candidates); the unit's own choice is left out where it would take the move
+   * over WORK_MAX.
    */
   choose(node: TreeNode, list: number[], lambda: number, before: number): { cost: number; bits: number } {
     const n = list.length;
@@ -234,14 +236,14 @@ class Planner {
     let policy = this.policyCosts.get(node);
     if (policy === undefined) this.policyCosts.set(node, (policy = this.policyCost(list)));
     // (Below it too, the unit passes over these candidates and chooses again: up to n + POLICY_BUDGET in a move.)
-    if (before + policyEvals(n) > MOVE_EVALS_MAX || n + POLICY_BUDGET > MOVE_EVALS_MAX) policy = Infinity;
+    if (before + policyWork(n) > WORK_MAX || passWork(n) + policyWorkBelow(n) > WORK_MAX) policy = Infinity;
     const asSecret = this.space.guessAsSecret[node.guess];
     let bits = 1 + (asSecret >= 0 && list.includes(asSecret) ? bitsFor(n) : this.packBits);
     let cost = n;
     const sub: number[] = [];
     for (const [c, kid] of this.splitOf(node, list)) {
       const child = node.kids.get(c);
-      const r = child ? this.choose(child, kid, lambda, n) : { cost: this.policyCost(kid), bits: 0 };
+      const r = child ? this.choose(child, kid, lambda, passWork(n)) : { cost: this.policyCost(kid), bits: 0 };
       cost += r.cost;
       if (kid.length > 2) {
         bits += 1 + r.bits;
@@ -254,7 +256,7 @@ class Planner {
     // Many small nodes gain one guess for the same bits: a fixed jitter of the price per node lets the
     // table take some of them rather than all or none, so that its size follows lambda smoothly.
     const price = lambda * (1 + (((Math.imul(list[0] + 1, 0x9e3779b1) ^ node.guess) >>> 0) % 1024) / 4096);
-    if (policy < cost + price * (bits + lengthBits(bits)) || (policy === cost && policyEvals(n) <= TIE_EVALS)) {
+    if (policy < cost + price * (bits + lengthBits(bits)) || (policy === cost && policyWork(n) <= TIE_WORK)) {
       this.plan.policyNodes.add(node);
       return { cost: policy, bits: 0 };
     }
@@ -263,13 +265,33 @@ class Planner {
   }
 }
 
-/** Where the unit's own choice plays as well as the tree, it is left to the unit if it costs at most this many evaluations. */
-const TIE_EVALS = 64;
-
-/** Evaluations the unit's own choice (solver.ts) spends on n candidates. */
-function policyEvals(n: number): number {
-  return n > 2 ? (Math.min(n, Math.floor(POLICY_BUDGET / n)) || 1) * n : 0;
+/**
+ * The unit's work, in millions of instructions of the real interpreter (its Linux build, counted with
+ * `valgrind --tool=callgrind` on firmware/core/solver.ts bundled as the firmware is; about 6.6 of them a
+ * millisecond on the machine the targets were measured on): enumerating the candidates of `rows` rows
+ * (`nodes`: the evaluations the unit counts, prefixes visited; unique colours cost more), and a pass
+ * over n candidates with one guess. Conservative fits: the bench (npm run bench:moves) has the real figures.
+ */
+export function enumWork(nodes: number, rows: number): number {
+  return nodes * (0.25 + 0.5 * rows);
 }
+export function passWork(n: number): number {
+  return 2 + 0.75 * n;
+}
+/** The unit's own choice among n candidates: a pass over them with each guess it tries. */
+export function policyWork(n: number): number {
+  return n > 2 ? (Math.min(n, Math.floor(POLICY_BUDGET / n)) || 1) * passWork(n) : 0;
+}
+/** The most the unit's own choice may cost below a node of n candidates (any smaller set). */
+const below: number[] = [0];
+function policyWorkBelow(n: number): number {
+  for (let m = below.length; m <= n; m++) below.push(Math.max(below[m - 1], policyWork(m - 1)));
+  return below[n];
+}
+/** The most work in one move the generator plans for: about 45 ms on the interpreter, under the 60 ms bound. */
+export const WORK_MAX = 300;
+/** Where the unit's own choice plays as well as the tree, it is left to the unit if it costs at most this much work. */
+const TIE_WORK = 20;
 
 // ---- one variant ----
 
@@ -303,7 +325,7 @@ export function makeTable(
   for (const t of planner.takeovers) largestList = Math.max(largestList, t.list.length);
   const encode = (lambda: number): { table: Uint8Array; stats: EncodeStats; predicted: number; largestList: number } => {
     let predicted = bookGuesses;
-    for (const t of planner.takeovers) predicted += planner.choose(t.node, t.list, lambda, t.evals).cost;
+    for (const t of planner.takeovers) predicted += planner.choose(t.node, t.list, lambda, t.work).cost;
     const stats: EncodeStats = { bookNodes: 0, candidateNodes: 0, policyNodes: 0 };
     return { table: encodeTable(tree, planner.plan, stats), stats, predicted, largestList };
   };

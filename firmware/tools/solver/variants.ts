@@ -36,8 +36,8 @@ export interface Variant {
   maxDepth: number;
   /** Guesses sampled per node below the symmetric levels (huge spaces only; 0 = all guesses). */
   sampledPool: number;
-  /** A book node's child becomes a candidate node (the unit enumerates) when that costs at most this many evaluations. */
-  takeoverEvals: number;
+  /** A book node's child becomes a candidate node (the unit enumerates) when that costs at most this much work (generate.ts enumWork). */
+  takeoverWork: number;
   /** Book nodes go no deeper than this level (the unit enumerates below, whatever it costs). */
   maxBookLevel: number;
   /** Most table bytes; subtrees the table cannot hold are left to the unit's own choice. */
@@ -66,7 +66,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 6,
     sampledPool: 0,
-    takeoverEvals: 2000,
+    takeoverWork: 350,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -82,7 +82,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 7,
     sampledPool: 0,
-    takeoverEvals: 2000,
+    takeoverWork: 350,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -97,7 +97,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 6,
     sampledPool: 0,
-    takeoverEvals: 2000,
+    takeoverWork: 350,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -112,7 +112,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 8,
     sampledPool: 0,
-    takeoverEvals: 2000,
+    takeoverWork: 350,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -128,7 +128,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 3,
     maxDepth: 8,
     sampledPool: 0,
-    takeoverEvals: 2000,
+    takeoverWork: 900,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -144,9 +144,9 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 3,
     maxDepth: 10,
     sampledPool: 0,
-    takeoverEvals: 3000,
+    takeoverWork: 3000,
     maxBookLevel: 4,
-    maxBytes: 6500,
+    maxBytes: 7200,
     sample: 0,
     targetAverage: 5.83,
     targetWorst: 0,
