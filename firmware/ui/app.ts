@@ -190,7 +190,7 @@ export class App implements MenuContext {
     }
     this.screen = this.game();
     this.tune = TUNE_ACCEPT;
-    this.saveWanted = true;
+    this.saveWanted = this.screen !== this.play || this.play.settled();
   }
 
   /** Does a game hold a secret the codebreaker must not read (whatever the screen shows now)? */

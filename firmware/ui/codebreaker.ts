@@ -97,6 +97,8 @@ export class CodebreakerScreen implements GameScreen {
   solver: SolverState | null = null;
   private solverFor?: MatchState | null;
   private solverHints?: boolean;
+  /** The work in hand has not begun: think() makes the secret, or sets the solver up, first. */
+  private fresh?: boolean;
   busy?: boolean;
   /** When the work in hand began (ms): the thinking light steps along with the time it takes. */
   busySince!: number;
@@ -368,7 +370,16 @@ export class CodebreakerScreen implements GameScreen {
     this.match = r.state;
     this.enter();
     this.app.tune = this.tuneFor(before, this.match as MatchState);
-    this.app.saveWanted = true;
+    this.app.saveWanted = this.settled();
+  }
+
+  /**
+   * Is the state worth saving now? Not while the unit is about to make its secret (in the next task): a
+   * save then would hold a game the unit has not set up, and a power cut after it would resume with
+   * another secret; the save comes with the secret.
+   */
+  settled(): boolean {
+    return !this.fresh || this.mode() !== UNIT_SECRET;
   }
 
   private tuneFor(before: MatchState, after: MatchState): number[] {
@@ -380,34 +391,27 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   /**
-   * The unit's moves: it makes its secret at once; when it breaks (and for a human codebreaker's hints)
-   * its solver starts on the rows so far, and think() works it out in slices, each a task of its own
-   * (none in the task of the key that asked: its frame goes out first). With `ready`, think() found the
-   * guess: it is played.
+   * The unit's moves: its secret, and its guesses when it breaks (and for a human codebreaker, the hints'
+   * solver), are worked out by think() in tasks of their own, never in the task of the key that asked (its
+   * frame goes out first): the secret in one, a solver set up in one and run in slices after. With
+   * `ready`, think() has the secret or the guess: it is played.
    */
   runUnit(ready?: boolean): void {
     for (let guard = 0; guard < 4; guard++) {
       const m = this.match as MatchState;
-      const role = unitRole(m);
-      const rules = rulesOf(m);
-      const rows = m.game.rows;
       let r: Result<MatchState> | null = null;
       this.busy = false;
-      if (role === ROLE_MAKER && m.game.phase === PHASE_SECRET) r = setSecret(m, randomSecret(rules, this.rand));
-      else if (m.game.phase === PHASE_GUESS) {
-        const hints = role !== ROLE_BREAKER;
-        if (!ready) {
-          // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
-          if (!this.solver || !rows.length || hints !== this.solverHints)
-            this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
-          this.solverHints = hints;
-          this.solver.start(rows);
-          this.solverFor = m;
-          this.busySince = this.app.now;
-          this.busy = true;
-          return;
-        }
-        ready = false;
+      const making = unitRole(m) === ROLE_MAKER && m.game.phase === PHASE_SECRET;
+      if (!making && m.game.phase !== PHASE_GUESS) return;
+      if (!ready) {
+        this.solverFor = m;
+        this.busySince = this.app.now;
+        this.busy = this.fresh = true;
+        return;
+      }
+      ready = false;
+      if (making) r = setSecret(m, randomSecret(rulesOf(m), this.rand));
+      else {
         const guess = (this.solver as SolverState).guess();
         if (guess) r = submitGuess(m, guess);
       }
@@ -419,17 +423,33 @@ export class CodebreakerScreen implements GameScreen {
   /** Idle time: one more slice of the background work; true when it finished (render, play the tune, save). */
   think(now: number): boolean {
     this.app.now = now;
+    const m = this.match as MatchState;
     // The match moved on (a new match): what was being worked out no longer matters.
-    if (this.match !== this.solverFor) this.busy = false;
+    if (m !== this.solverFor) this.busy = false;
     if (!this.busy) return false;
     const checking = this.checking;
     if (checking) {
       if (!checking.step(SOLVER_SLICE, this.sliceOver)) return false;
       this.busy = false;
-      this.commit(answer(this.match as MatchState, this.fb, checking.rows()), FLASH_FEEDBACK);
+      this.commit(answer(m, this.fb, checking.rows()), FLASH_FEEDBACK);
       return true;
     }
-    if (!this.solver || !this.solver.step(SOLVER_SLICE, this.sliceOver)) return false;
+    if (this.fresh) {
+      this.fresh = false;
+      if (this.mode() === UNIT_SECRET) {
+        this.runUnit(true);
+        this.app.saveWanted = true;
+        return true;
+      }
+      // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
+      const rules = rulesOf(m);
+      const hints = unitRole(m) !== ROLE_BREAKER;
+      if (!this.solver || !m.game.rows.length || hints !== this.solverHints)
+        this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
+      this.solverHints = hints;
+      this.solver.start(m.game.rows);
+    }
+    if (!(this.solver as SolverState).step(SOLVER_SLICE, this.sliceOver)) return false;
     this.busy = false;
     if (this.solverHints) {
       if (now < this.hintUntil) this.hintExample();
