@@ -38,7 +38,7 @@ import { VARIANTS, variantOf, type Variant } from "../../firmware/tools/solver/v
 import { espruinoBinary, espruinoMissing } from "../../sim/espruino/binary.ts";
 
 /** firmware/main.ts: SLICE_MS. */
-const SLICE_MS = 3;
+const SLICE_MS = 2;
 export const MOVE_BOUNDS = { meanMs: 15, maxMs: 60, pieceMs: 2 };
 const SEED = 13;
 
