@@ -234,17 +234,20 @@ export function checkVersion(version: string, board: BoardInfo): void {
 
 /**
  * What the new files need against what the board has: its free bytes, its trash (reclaimed by a compaction) and the
- * files the upload replaces. Returns whether a compaction must run first; throws when it cannot fit.
+ * files the upload replaces. STATE_RESERVE_BYTES are kept for saved state, the save slots the upload carries across
+ * included (they are saved state). Returns whether a compaction must run first; throws when it cannot fit.
  */
 export function checkBoardRoom(report: BoardReport, files: { name: string; bytes: number }[], board: BoardInfo): { compact: boolean } {
   const need = files.reduce((sum, f) => sum + storageFootprint(f.bytes), 0);
+  const saves = files.filter((f) => SAVE_SLOT_NAMES.includes(f.name)).reduce((sum, f) => sum + storageFootprint(f.bytes), 0);
+  const reserve = Math.max(0, STATE_RESERVE_BYTES - saves);
   const replaced = report.files.filter(([n]) => files.some((f) => f.name === n)).reduce((sum, [, len]) => sum + storageFootprint(len), 0);
   const room = report.freeBytes + report.trashBytes + replaced;
-  if (need + STATE_RESERVE_BYTES > room) {
+  if (need + reserve > room) {
     const others = report.files.filter(([n]) => !files.some((f) => f.name === n));
     throw new FlashError(
       [
-        `the ${board.name}'s Storage has no room: the upload needs ${need} bytes and ${STATE_RESERVE_BYTES} more are kept for saved state,`,
+        `the ${board.name}'s Storage has no room: the upload needs ${need} bytes and ${reserve} more are kept for saved state,`,
         `  but only ${room} are free or reclaimable (${report.freeBytes} free, ${report.trashBytes} trash, ${replaced} in files this upload replaces)`,
         others.length
           ? `  other files on the board: ${others.map(([n, len]) => `${JSON.stringify(n)} (${len} bytes)`).join(", ")}`
