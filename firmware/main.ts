@@ -22,10 +22,10 @@ const SELFTEST_WINDOW_MS = 40;
 /** Between two slices of background work, key scans and LED updates get their turn (each slice is a task of its own). */
 const THINK_GAP_MS = 10;
 /**
- * A slice of background work ends after this long (ms on the interpreter's clock; ~0.15 s on a Pico),
+ * A slice of background work ends after this long (ms on the interpreter's clock; ~0.1 s on a Pico),
  * or after SOLVER_SLICE evaluations; in a key's task it is shorter, so the key's frame goes out first.
  */
-const SLICE_MS = 2;
+const SLICE_MS = 1.5;
 const KEY_SLICE_MS = 0.5;
 
 function start(): void {
