@@ -23,10 +23,9 @@ const SELFTEST_WINDOW_MS = 40;
 const THINK_GAP_MS = 10;
 /**
  * A slice of background work ends after this long (ms on the interpreter's clock; ~0.1 s on a Pico),
- * or after SOLVER_SLICE evaluations; in a key's task it is shorter, so the key's frame goes out first.
+ * or after SOLVER_SLICE evaluations. None runs in a key's task: the key's frame goes out first.
  */
 const SLICE_MS = 1.5;
-const KEY_SLICE_MS = 0.5;
 
 function start(): void {
   startWatchdog();
@@ -40,7 +39,7 @@ function start(): void {
   play.tableReader = function (name: string): string | undefined {
     return require("Storage").read(name);
   };
-  let sliceEnd = getTime() + SLICE_MS / 1000;
+  let sliceEnd = 0;
   // A background slice always gets its first chunk of work (so work goes on however slow the rest of the task was).
   let firstAsk = false;
   play.sliceOver = function (): boolean {
@@ -126,8 +125,6 @@ function start(): void {
   }
 
   function onKey(key: number, down: boolean): void {
-    sliceEnd = getTime() + KEY_SLICE_MS / 1000;
-    firstAsk = false;
     if (!power.key(key, down)) return;
     if (!seeded) {
       // ESP32 does not seed Math.random at boot; the time of the first press is good entropy anywhere.
@@ -154,7 +151,6 @@ function start(): void {
   power.start(bootAt);
   lockConsole(app.consoleLockWanted());
   show();
-  if (app.takeSave()) save();
   thinkLater(0);
 }
 

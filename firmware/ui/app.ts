@@ -132,10 +132,8 @@ export class App implements MenuContext {
     play.match = s.match || null;
     this.flip.state = s.flip || null;
     this.screen = s.screen === "play" && play.match ? play : s.screen === "flip" && this.flip.state ? this.flip : this.menu;
-    // A power cut while the unit was thinking: it thinks again (and a move made at once is saved).
-    const before = play.match;
+    // A power cut while the unit was thinking: it takes the work up again (think(), which saves what it then plays).
     play.enter();
-    this.saveWanted = play.match !== before;
     return "";
   }
 
