@@ -11,8 +11,7 @@
  * one the bundle declares itself is left alone.
  */
 import * as acorn from "acorn";
-
-type AnyNode = acorn.Node & Record<string, unknown>;
+import { children, type AnyNode } from "./ast.ts";
 
 /** Globals worth an alias when used often enough (namespaces and constructors; never a function that reads `this`). */
 export const ALIASED_GLOBALS = [
@@ -30,17 +29,6 @@ export const ALIASED_GLOBALS = [
 
 const FIRST = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const SECOND = "_$0123456789";
-
-function children(node: AnyNode): AnyNode[] {
-  const out: AnyNode[] = [];
-  for (const key of Object.keys(node)) {
-    const v = node[key];
-    if (Array.isArray(v)) {
-      for (const x of v) if (x && typeof x === "object" && typeof (x as AnyNode).type === "string") out.push(x as AnyNode);
-    } else if (v && typeof v === "object" && typeof (v as AnyNode).type === "string") out.push(v as AnyNode);
-  }
-  return out;
-}
 
 export function aliasGlobals(code: string): string {
   const ast = acorn.parse(code, { ecmaVersion: 2020 }) as unknown as AnyNode;

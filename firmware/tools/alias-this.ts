@@ -8,24 +8,12 @@
  * super()). Runs after terser, which would fold the alias back into `this`.
  */
 import * as acorn from "acorn";
+import { children, type AnyNode } from "./ast.ts";
 
 /** Below this many uses the alias's own declaration (`let t=this;`, or `t=this,` joined) costs more than it saves. */
 export const MIN_USES = 4;
 export const MIN_USES_JOINED = 3;
 const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$";
-
-type AnyNode = acorn.Node & Record<string, unknown>;
-
-function children(node: AnyNode): AnyNode[] {
-  const out: AnyNode[] = [];
-  for (const key of Object.keys(node)) {
-    const v = node[key];
-    if (Array.isArray(v))
-      for (const x of v) if (x && typeof x === "object" && typeof (x as AnyNode).type === "string") out.push(x as AnyNode);
-    if (v && typeof v === "object" && !Array.isArray(v) && typeof (v as AnyNode).type === "string") out.push(v as AnyNode);
-  }
-  return out;
-}
 
 /** The `this` expressions that belong to the function whose body is `body`. */
 function ownThis(body: AnyNode): AnyNode[] {

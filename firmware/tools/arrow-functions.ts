@@ -7,19 +7,7 @@
  * the real interpreter, an arrow is called as fast as a function and takes as many JsVars.
  */
 import * as acorn from "acorn";
-
-type AnyNode = acorn.Node & Record<string, unknown>;
-
-function children(node: AnyNode): AnyNode[] {
-  const out: AnyNode[] = [];
-  for (const key of Object.keys(node)) {
-    const v = node[key];
-    if (Array.isArray(v))
-      for (const x of v) if (x && typeof x === "object" && typeof (x as AnyNode).type === "string") out.push(x as AnyNode);
-    if (v && typeof v === "object" && !Array.isArray(v) && typeof (v as AnyNode).type === "string") out.push(v as AnyNode);
-  }
-  return out;
-}
+import { children, type AnyNode } from "./ast.ts";
 
 /** Does the function (its parameters and body) use its own `this` or `arguments`? Arrows inside share them; other functions and classes do not. */
 function usesOwnThisOrArguments(fn: AnyNode): boolean {
