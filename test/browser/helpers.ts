@@ -24,9 +24,13 @@ export interface OpenPage {
   close(): Promise<void>;
 }
 
-/** The simulator on the built bundle (board seeded with `seed`), its page open in Chromium (a window of `viewport`) and drawn once the unit has booted. */
-export async function openSimulatorPage(executable: string, seed: number, viewport = { width: 1440, height: 900 }): Promise<OpenPage> {
-  const sim = await startSimulator({ firmware: readFileSync(DEFAULT_OUT, "utf8"), port: 0, seed });
+/** Opens `sim`'s page in Chromium (a window of `viewport`) and waits until `ready` holds in the page; closes both on failure. */
+async function openPage<S extends { url: string; close(): Promise<void> }>(
+  sim: S,
+  executable: string,
+  viewport: { width: number; height: number },
+  ready: () => boolean,
+): Promise<Omit<OpenPage, "sim"> & { sim: S }> {
   const browser = await launchChromium(executable, viewport);
   const close = async () => {
     await browser.close();
@@ -38,12 +42,18 @@ export async function openSimulatorPage(executable: string, seed: number, viewpo
     page.on("pageerror", (e) => pageErrors.push(e.message));
     await page.goto(sim.url);
     await page.waitForSelector('.key[data-key="p66"]');
-    await page.waitForFunction(() => Number(document.getElementById("unit")?.dataset.now) > 200);
+    await page.waitForFunction(ready);
     return { sim, page, pageErrors, close };
   } catch (e) {
     await close();
     throw e;
   }
+}
+
+/** The simulator on the built bundle (board seeded with `seed`), its page open in Chromium (a window of `viewport`) and drawn once the unit has booted. */
+export async function openSimulatorPage(executable: string, seed: number, viewport = { width: 1440, height: 900 }): Promise<OpenPage> {
+  const sim = await startSimulator({ firmware: readFileSync(DEFAULT_OUT, "utf8"), port: 0, seed });
+  return openPage(sim, executable, viewport, () => Number(document.getElementById("unit")?.dataset.now) > 200);
 }
 
 /** The same page with the unit on the real Espruino interpreter (`npm start -- --engine espruino`), in real time. */
@@ -52,23 +62,7 @@ export async function openEspruinoPage(
   viewport = { width: 1440, height: 900 },
 ): Promise<Omit<OpenPage, "sim"> & { sim: EspruinoSimulator }> {
   const sim = await startSimulator({ engine: "espruino", firmware: readFileSync(DEFAULT_OUT, "latin1"), port: 0, seed: 3 });
-  const browser = await launchChromium(executable, viewport);
-  const close = async () => {
-    await browser.close();
-    await sim.close();
-  };
-  try {
-    const page = await browser.context.newPage();
-    const pageErrors: string[] = [];
-    page.on("pageerror", (e) => pageErrors.push(e.message));
-    await page.goto(sim.url);
-    await page.waitForSelector('.key[data-key="p66"]');
-    await page.waitForFunction(() => /^Menu: /.test(document.getElementById("status")?.textContent ?? ""));
-    return { sim, page, pageErrors, close };
-  } catch (e) {
-    await close();
-    throw e;
-  }
+  return openPage(sim, executable, viewport, () => /^Menu: /.test(document.getElementById("status")?.textContent ?? ""));
 }
 
 /** Clicks a key of the unit like a player: mouse down, hold, mouse up, then lets the firmware react. */

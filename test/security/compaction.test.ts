@@ -137,6 +137,31 @@ function stepsOf(make: () => VirtualBoard, run: typeof saveUntilCut, nth: number
   return cut!.totalSteps;
 }
 
+/**
+ * Cuts the power at every step (and half-way through it) of the first two compactions that play on a board
+ * from `make` causes: `.bootcde` always survives as `firmware`, Storage is never erased whole, and the unit boots.
+ */
+function cutAtEveryStepAndBoot(make: () => VirtualBoard, firmware: string): void {
+  for (const nth of [1, 2]) {
+    const steps = stepsOf(make, playUntilCut, nth);
+    expect(steps).toBeGreaterThan(1);
+    for (let k = 0; k <= steps; k++)
+      for (const fraction of [0, 0.5]) {
+        const board = make();
+        const at = `compaction ${nth}, step ${k}+${fraction}`;
+        const cut = playUntilCut(board, nth, k, fraction);
+        expect(cut, at).not.toBeNull();
+        expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
+        expect(cut!.lost, at).not.toContain(BOOT_FILE);
+        expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+        board.powerOn();
+        board.advance(300);
+        expect(firmwareFailures(board), `${at}: the unit boots`).toEqual([]);
+        expect(board.colours("pad").some((c) => c !== "off" && c !== "hole")).toBe(true);
+      }
+  }
+}
+
 describe("Storage compaction, as the device does it", () => {
   it("packs the live files, leaves the pages before the first page with trash untouched, and reads back as the device reads it", () => {
     const s = new VirtualStorage({ capacity: 48 * 1024, pageBytes: PAGE });
@@ -186,24 +211,7 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
     expect(afterBoot(flashedByTool(firmware)) % PAGE, "the tables start a flash page").toBe(0);
     // The simulator's own flash (a VirtualBoard built with the firmware) writes the same Storage.
     expect(new VirtualBoard({ firmware, seed: 9 }).storage.layout()).toEqual(layout);
-    for (const nth of [1, 2]) {
-      const steps = stepsOf(() => flashedByTool(firmware), playUntilCut, nth);
-      expect(steps).toBeGreaterThan(1);
-      for (let k = 0; k <= steps; k++)
-        for (const fraction of [0, 0.5]) {
-          const board = flashedByTool(firmware);
-          const at = `compaction ${nth}, step ${k}+${fraction}`;
-          const cut = playUntilCut(board, nth, k, fraction);
-          expect(cut, at).not.toBeNull();
-          expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
-          expect(cut!.lost, at).not.toContain(BOOT_FILE);
-          expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
-          board.powerOn();
-          board.advance(300);
-          expect(firmwareFailures(board), `${at}: the unit boots`).toEqual([]);
-          expect(board.colours("pad").some((c) => c !== "off" && c !== "hole")).toBe(true);
-        }
-    }
+    cutAtEveryStepAndBoot(() => flashedByTool(firmware), firmware);
   });
 
   it("the real firmware re-flashed over a match in progress (the saves carried after the tables): at every step of the first two compactions, .bootcde survives and the unit boots into the match", () => {
@@ -223,24 +231,7 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
     probe.advance(300);
     expect(probe.consoleLog.filter((l) => l.includes("save not used"))).toEqual([]);
     expect(readSavedState(probe)?.match?.config.mode).toBe(GOAL.mode);
-    for (const nth of [1, 2]) {
-      const steps = stepsOf(make, playUntilCut, nth);
-      expect(steps).toBeGreaterThan(1);
-      for (let k = 0; k <= steps; k++)
-        for (const fraction of [0, 0.5]) {
-          const board = make();
-          const at = `compaction ${nth}, step ${k}+${fraction}`;
-          const cut = playUntilCut(board, nth, k, fraction);
-          expect(cut, at).not.toBeNull();
-          expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
-          expect(cut!.lost, at).not.toContain(BOOT_FILE);
-          expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
-          board.powerOn();
-          board.advance(300);
-          expect(firmwareFailures(board), `${at}: the unit boots`).toEqual([]);
-          expect(board.colours("pad").some((c) => c !== "off" && c !== "hole")).toBe(true);
-        }
-    }
+    cutAtEveryStepAndBoot(make, firmware);
   });
 
   it.each([3000, 16352, 24000, 32700])(
