@@ -13,7 +13,8 @@
  * Pin arrays: Espruino maps the LAST pin of an array to bit 0 (ESPRUINO.md 5.2).
  *
  * Rate: a press needs DEBOUNCE_SCANS scans closed and as many open, so up to 1000 / (2 * 3 * 5) =
- * 33 presses a second on one key are each seen exactly once; faster taps merge.
+ * 33 presses a second on one key are each seen exactly once; faster taps merge. Keys held and settled are only
+ * checked for a change, and after STEADY_AFTER_MS only every STEADY_SCAN_MS (see `steady`).
  */
 import { nowMs, Scheduler, SLOT_SCAN } from "./scheduler";
 import { KEY_AT_BASE } from "../ui/layout";
@@ -23,6 +24,13 @@ export const DEBOUNCE_SCANS = 3;
 export const STUCK_MS = 8000;
 /** Polling period while the only keys down are stuck ones. */
 export const STUCK_SCAN_MS = 50;
+/**
+ * Polling period once the keys down have been settled for STEADY_AFTER_MS: a key held for a while is looked at less
+ * often (a second key pressed meanwhile, or the release, is seen up to this much later). Taps, even 33 a second, never
+ * get there.
+ */
+export const STEADY_SCAN_MS = 20;
+export const STEADY_AFTER_MS = 100;
 
 const WATCH: WatchOptions = { repeat: true, edge: "falling" };
 
@@ -56,6 +64,17 @@ export class KeyScanner {
   private watches: number[] = [];
   /** The row of the key last seen changing (scanned first). */
   private lead = 0;
+  /**
+   * Set by a full scan that found keys down and every key settled (none counting, no ghost): until `fullBy` (the first
+   * held key's stuck time), a scan only checks that the matrix reads as it did, with one read of the rows holding no key
+   * (driven low together) and one per row holding one. A held key then costs two reads a scan, not a read of every row
+   * and a look at every key (on a Pico the full scan takes most of SCAN_MS).
+   */
+  private steady = false;
+  private steadyFrom = 0;
+  private fullBy = 0;
+  /** The row lines' levels that drive low the rows holding no key (the others float). */
+  private quietRows = 0;
 
   constructor(
     p: FirmwareProfile,
@@ -107,7 +126,28 @@ export class KeyScanner {
     this.scan();
   }
 
+  /** True when the matrix reads as at the last full scan (see `steady`). */
+  private same(): boolean {
+    const rows = this.rows;
+    const cols = this.cols;
+    const mask = this.colMask;
+    digitalWrite(rows, this.quietRows);
+    if (~digitalRead(cols) & mask) return false;
+    for (let r = 0; r < rows.length; r++) {
+      if (!this.busyCols[r]) continue;
+      digitalWrite(rows, this.drive[r]);
+      if ((~digitalRead(cols) & mask) !== this.raw[r]) return false;
+    }
+    return true;
+  }
+
   private scan(): void {
+    let now = nowMs();
+    if (this.steady && now < this.fullBy && this.same()) {
+      this.sched.at(SLOT_SCAN, now + (now - this.steadyFrom > STEADY_AFTER_MS ? STEADY_SCAN_MS : SCAN_MS), this.scanNow);
+      return;
+    }
+    this.steady = false;
     // Our own row drive moves the columns: no watches while scanning.
     this.disarm();
     const nRows = this.rows.length;
@@ -131,7 +171,10 @@ export class KeyScanner {
       for (let a = 0; a < nRows && !ghost; a++) for (let b = a + 1; b < nRows; b++) if (manyBits(raw[a] & raw[b])) ghost = true;
     }
     let live = false;
-    const now = nowMs();
+    let counting = false;
+    let fullBy = Infinity;
+    let quiet = 0;
+    now = nowMs();
     // At rest every row is driven low but those of stuck keys (row-bit order: the last pin is bit 0).
     let rest = all;
     // A key being debounced is in row `lead`: its row goes first, so that its event (and its frame) waits for
@@ -183,10 +226,18 @@ export class KeyScanner {
           }
           if (this.stuck[key]) rest &= ~(1 << (nRows - 1 - r));
           if (this.down[key] | this.disagree[key] | this.stuck[key]) busy |= bit;
+          if (this.disagree[key]) counting = true;
+          else if (this.down[key] && this.downSince[key] + STUCK_MS < fullBy) fullBy = this.downSince[key] + STUCK_MS;
         }
         this.busyCols[r] = busy;
+        if (busy) quiet |= 1 << (nRows - 1 - r);
       }
     if (live || ghost) {
+      // (Keys down, none of them stuck or counting.)
+      this.steady = !ghost && !counting && fullBy < Infinity;
+      this.steadyFrom = now;
+      this.fullBy = fullBy;
+      this.quietRows = quiet;
       this.sched.at(SLOT_SCAN, now + SCAN_MS, this.scanNow);
       return;
     }

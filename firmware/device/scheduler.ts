@@ -32,12 +32,14 @@ export class Scheduler {
   errors = 0;
   private timer: number | undefined = undefined;
   private timerAt = -1;
+  private running = false;
 
   /** Runs fn at time `at` (ms since boot), replacing whatever the slot held. */
   at(slot: number, at: number, fn: () => void): void {
     this.due[slot] = at;
     this.jobs[slot] = fn;
-    this.arm();
+    // (A job scheduling another: run() arms once after all its jobs.)
+    if (!this.running) this.arm();
   }
 
   cancel(slot: number): void {
@@ -56,6 +58,7 @@ export class Scheduler {
 
   private run(): void {
     this.timer = undefined;
+    this.running = true;
     const now = nowMs();
     let ran = false;
     for (let i = 0; i < SLOTS; i++) {
@@ -74,6 +77,7 @@ export class Scheduler {
         }
       }
     }
+    this.running = false;
     this.arm();
   }
 }

@@ -43,6 +43,38 @@ describe("key matrix scanning on the built bundle", () => {
     expect(echoedKeys(board).slice(before).sort()).toEqual(["m24 down", "m24 up", "p11 down", "p11 up"]);
   });
 
+  it("while a key is held, keys in its row, in its column and elsewhere are still seen, and so is its release", () => {
+    // A held key that has settled is only checked for a change (two reads a scan): every kind of change must still show.
+    const board = selfTestBoard({ bounceMs: 4 });
+    const before = echoedKeys(board).length;
+    board.press("p11");
+    board.advance(300);
+    board.press("p21"); // the same column
+    board.advance(200);
+    board.press("p12"); // the same row
+    board.advance(200);
+    board.press("p44"); // neither
+    board.advance(200);
+    board.release("p11");
+    board.advance(200);
+    board.release("p44");
+    board.advance(200);
+    board.release("p12");
+    board.release("p21");
+    board.advance(100);
+    expect(echoedKeys(board).slice(before)).toEqual([
+      "p11 down",
+      "p21 down",
+      "p12 down",
+      "p44 down",
+      "p11 up",
+      "p44 up",
+      "p12 up",
+      "p21 up",
+    ]);
+    expect(board.errors).toEqual([]);
+  });
+
   it("a key tapped faster than the debounce window is still seen once", () => {
     const board = selfTestBoard({ bounceMs: 3 });
     const before = echoedKeys(board).length;
