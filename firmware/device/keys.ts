@@ -172,6 +172,7 @@ export class KeyScanner {
     }
     let live = false;
     let counting = false;
+    let taken = false;
     let fullBy = Infinity;
     let quiet = 0;
     now = nowMs();
@@ -222,6 +223,7 @@ export class KeyScanner {
               this.down[key] = closed;
               this.downSince[key] = now;
               this.onKey(key, closed === 1);
+              taken = true;
             }
           }
           if (this.stuck[key]) rest &= ~(1 << (nRows - 1 - r));
@@ -231,6 +233,11 @@ export class KeyScanner {
         }
         this.busyCols[r] = busy;
         if (busy) quiet |= 1 << (nRows - 1 - r);
+        // A key's event ends the task (its frame is out): the other rows are read at the next scan, a full one.
+        if (taken) {
+          counting = true;
+          break;
+        }
       }
     if (live || ghost) {
       // (Keys down, none of them stuck or counting.)
