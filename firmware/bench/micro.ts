@@ -96,3 +96,5 @@ const scan = (scanner as unknown as { scan: () => void }).scan.bind(scanner);
 time("scan (idle)", 50, () => scan());
 held = true;
 time("scan (key held)", 50, () => scan());
+// The end, for the runner to stop the interpreter (the prelude's timers keep it running; quit() waits for them).
+print("BENCH END");

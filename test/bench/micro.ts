@@ -5,7 +5,7 @@
  * of N runs of the interpreter, so it holds even on a loaded machine; it is a guide for work on the hot
  * paths (what a change bought), not a bound: bench:real measures the unit as it plays.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,30 @@ if (missing) {
   console.error(`bench:micro: ${missing}`);
   process.exit(1);
 }
+/** Runs run.js until it prints "BENCH END" (then stops it: the prelude's timers would keep it running), 120 s at most. */
+function runUntilEnd(dir: string): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(espruinoBinary("espruino")!, ["run.js"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const timer = setTimeout(() => {
+      child.kill();
+      fail(new Error(`the interpreter did not finish within 120 s:\n${out.slice(-2000)}`));
+    }, 120_000);
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString("latin1");
+      if (out.includes("BENCH END")) {
+        clearTimeout(timer);
+        child.kill();
+        done(out);
+      }
+    });
+    child.on("exit", () => {
+      clearTimeout(timer);
+      done(out);
+    });
+  });
+}
+
 const dir = mkdtempSync(join(tmpdir(), "brainboard-micro-"));
 try {
   const bundle = await buildFirmware({ entry: ROOT + "firmware/bench/micro.ts", out: join(dir, "micro.js") });
@@ -36,8 +60,8 @@ try {
   writeFileSync(join(dir, "run.js"), prelude + bundle.code);
   const best: Record<string, number> = {};
   for (let run = 0; run < Number(values.runs ?? 5); run++) {
-    const r = spawnSync(espruinoBinary("espruino")!, ["run.js"], { cwd: dir, encoding: "latin1", timeout: 120_000 });
-    for (const line of (r.stdout ?? "").split("\n")) {
+    const stdout = await runUntilEnd(dir);
+    for (const line of stdout.split("\n")) {
       const m = /^BENCH (.+) ([\d.]+)$/.exec(line.trim());
       if (m) best[m[1]] = Math.min(best[m[1]] ?? Infinity, Number(m[2]));
       else if (/Uncaught|Error/.test(line)) throw new Error(`the interpreter said: ${line}`);
