@@ -36,7 +36,10 @@ export interface Variant {
   maxDepth: number;
   /** Guesses sampled per node below the symmetric levels (huge spaces only; 0 = all guesses). */
   sampledPool: number;
-  /** A book node's child becomes a candidate node (the unit enumerates) when that costs at most this much work (generate.ts enumWork). */
+  /**
+   * A book node's child becomes a candidate node (the unit enumerates) when that costs at most this much work (generate.ts
+   * enumWork). Lower is a deeper book: fewer evaluations a move, more table bytes (README.md there).
+   */
   takeoverWork: number;
   /** Book nodes go no deeper than this level (the unit enumerates below, whatever it costs). */
   maxBookLevel: number;
@@ -66,7 +69,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 6,
     sampledPool: 0,
-    takeoverWork: 350,
+    takeoverWork: 250,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -82,7 +85,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 7,
     sampledPool: 0,
-    takeoverWork: 350,
+    takeoverWork: 300,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -97,7 +100,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 6,
     sampledPool: 0,
-    takeoverWork: 350,
+    takeoverWork: 300,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
