@@ -99,6 +99,8 @@ export class CodebreakerScreen implements GameScreen {
   private solverHints?: boolean;
   /** The work in hand has not begun: think() makes the secret, or sets the solver up, first. */
   private fresh?: boolean;
+  /** The solver's work in hand is done (its guess or hint is ready), and waits for a slice with time to use it. */
+  private stepped?: boolean;
   busy?: boolean;
   /** When the work in hand began (ms): the thinking light steps along with the time it takes. */
   busySince!: number;
@@ -444,12 +446,20 @@ export class CodebreakerScreen implements GameScreen {
       // One solver per game (it only grows with the rows): a new one when a game starts or after a restore.
       const rules = rulesOf(m);
       const hints = unitRole(m) !== ROLE_BREAKER;
-      if (!this.solver || !m.game.rows.length || hints !== this.solverHints)
-        this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
+      const made = !this.solver || !m.game.rows.length || hints !== this.solverHints;
+      if (made) this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
       this.solverHints = hints;
-      this.solver.start(m.game.rows);
+      (this.solver as SolverState).start(m.game.rows);
+      this.stepped = false;
+      // A new solver (its arrays, the table's header) is this slice's work: the search starts in the next one.
+      if (made) return false;
     }
-    if (!(this.solver as SolverState).step(SOLVER_SLICE, this.sliceOver)) return false;
+    if (!this.stepped) {
+      if (!(this.solver as SolverState).step(SOLVER_SLICE, this.sliceOver)) return false;
+      this.stepped = true;
+      // The guess is played in a slice of its own unless this one has time left (playing it is a key's work).
+      if (this.sliceOver && this.sliceOver()) return false;
+    }
     this.busy = false;
     if (this.solverHints) {
       if (now < this.hintUntil) this.hintExample();
