@@ -10,8 +10,9 @@
  *   times every task of the event loop with the interpreter's own clock:
  *   keyMs: median, from the start of a key scan that changed the picture to its neopixel.write;
  *   renderMs: median, from the start of any other task (a blink, a thinking slice) to its write;
- *   stallMaxMs: the longest task of all after boot (the interpreter runs at niceness TIME_NICENESS where allowed:
- *   the clock is the wall's, and a task the OS preempts would time longer);
+ *   stallMaxMs: the longest task of all after boot, each game played TIME_PASSES times and its longest task the
+ *   least of its passes' (the clock is the wall's, and a task the OS preempts times longer: the interpreter also
+ *   runs at niceness TIME_NICENESS where allowed);
  *   (none of these count the time the prelude spends in its JavaScript model of what a Pico does in C:
  *   digitalWrite/digitalRead on the key matrix, pinMode, setWatch, clearWatch, analogRead/Write; that
  *   time is printed apart as boardModelMs, the total over the time runs);
@@ -106,7 +107,22 @@ let stallMax = 0;
 let boardModelMs = 0;
 const problems: string[] = [];
 
+/**
+ * Each game is played TIME_PASSES times, and a game's longest task is the least of its passes': a task the firmware
+ * makes long is long in every pass, while the OS preempts the interpreter at random (with another process wanting the
+ * machine's cores, an idle interpreter's clock shows gaps of 4-6 ms). Keys, renders and moves count from every pass.
+ */
+const TIME_PASSES = 2;
+
 async function timed(what: string, play: (b: EspruinoBoard) => Promise<void>): Promise<void> {
+  let longest = Infinity;
+  for (let pass = 0; pass < TIME_PASSES; pass++) longest = Math.min(longest, await timedPass(what, play));
+  stallMax = Math.max(stallMax, longest);
+  log(`  ${what}: longest task ${round(longest)} ms (least of ${TIME_PASSES} passes)`);
+}
+
+/** One pass of a game; its longest task (ms). */
+async function timedPass(what: string, play: (b: EspruinoBoard) => Promise<void>): Promise<number> {
   const b = new EspruinoBoard({ firmware, niceness: TIME_NICENESS });
   try {
     await b.powerOn();
@@ -115,16 +131,16 @@ async function timed(what: string, play: (b: EspruinoBoard) => Promise<void>): P
     const from = b.frames.length;
     await play(b);
     const s = await b.stats();
-    stallMax = Math.max(stallMax, s.stallMax);
     boardModelMs += s.hw;
     for (const f of b.frames.slice(from)) {
       if (f.toWrite < 0) continue;
       (f.scan ? keyTimes : renderTimes).push(f.toWrite);
     }
     if (b.errors.length) problems.push(`${what}: ${b.errors.join("; ")}`);
-    log(`  ${what}: longest task ${round(s.stallMax)} ms`);
+    return s.stallMax;
   } catch (e) {
     problems.push(`${what}: ${(e as Error).message}`);
+    return 0;
   } finally {
     await b.close();
   }
