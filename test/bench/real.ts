@@ -199,7 +199,8 @@ for (const preset of presets)
         while (k >= 0 && boards[k].busy > seen) k--;
         while (k > 0 && boards[k - 1].busy > from && boards[k - 1].pegs === boards[k].pegs) k--;
         moves.push((k >= 0 ? boards[k].busy : seen) - from);
-        if (process.env.BENCH_MOVES) console.error(`${preset}${harder ? "+" : ""} game ${e.game} row ${e.row}: ${round(moves[moves.length - 1])} ms`);
+        if (process.env.BENCH_MOVES)
+          console.error(`${preset}${harder ? "+" : ""} game ${e.game} row ${e.row}: ${round(moves[moves.length - 1])} ms`);
       }
     });
   }
