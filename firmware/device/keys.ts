@@ -142,7 +142,7 @@ export class KeyScanner {
   }
 
   private scan(): void {
-    let now = nowMs();
+    const now = nowMs();
     if (this.steady && now < this.fullBy && this.same()) {
       this.sched.at(SLOT_SCAN, now + (now - this.steadyFrom > STEADY_AFTER_MS ? STEADY_SCAN_MS : SCAN_MS), this.scanNow);
       return;
@@ -175,7 +175,6 @@ export class KeyScanner {
     let taken = false;
     let fullBy = Infinity;
     let quiet = 0;
-    now = nowMs();
     // At rest every row is driven low but those of stuck keys (row-bit order: the last pin is bit 0).
     let rest = all;
     // A key being debounced is in row `lead`: its row goes first, so that its event (and its frame) waits for
@@ -234,14 +233,11 @@ export class KeyScanner {
         this.busyCols[r] = busy;
         if (busy) quiet |= 1 << (nRows - 1 - r);
         // A key's event ends the task (its frame is out): the other rows are read at the next scan, a full one.
-        if (taken) {
-          counting = true;
-          break;
-        }
+        if (taken) break;
       }
     if (live || ghost) {
-      // (Keys down, none of them stuck or counting.)
-      this.steady = !ghost && !counting && fullBy < Infinity;
+      // (Keys down, none of them stuck or counting, and every row read.)
+      this.steady = !ghost && !counting && !taken && fullBy < Infinity;
       this.steadyFrom = now;
       this.fullBy = fullBy;
       this.quietRows = quiet;
