@@ -6,8 +6,12 @@
  *
  * Pure: the table comes in as bytes (a Uint8Array, or the 8-bit string Storage.read returns).
  *
- * Codes are packed as digits in base `symbols` (hole 0 most significant), so every code of every
- * preset fits a Uint16Array entry (9^5 = 59,049). A feedback class is exact * (pegs + 1) + near.
+ * The table packs codes as digits in base `symbols` (hole 0 most significant: 9^5 = 59,049 codes fit
+ * 16 bits). The unit holds them 4 bits a hole (hole 0 most significant), so that a feedback class
+ * takes no loop over the holes: the holes that differ are the nonzero 4-bit fields of code ^ guess,
+ * and the symbols in common come from the symbol counts (3-bit fields, two holes at a time from a
+ * 256-entry table), per k the symbols both hold at least k times; both counted by a multiplication.
+ * A feedback class is exact * (pegs + 1) + near.
  *
  * Candidates (the secrets consistent with some rows) are enumerated depth first, hole by hole, in
  * lexicographic order (the order of their packed codes, and forEachCode's). At each hole, per row,
@@ -90,6 +94,20 @@ export function unpackCode(v: number, pegs: number, symbols: number): Code {
   return code;
 }
 
+/**
+ * Per byte of a code (two holes, 4 bits each), the symbol counts of its holes (3-bit fields), made as the firmware loads
+ * (not in a move). A 10 stands for no hole: its bit (30) is outside every count the solver reads.
+ */
+const byteCounts = new Int32Array(256);
+for (let i = 0; i < 256; i++) byteCounts[i] = (1 << (3 * (i & 15))) + (1 << (3 * (i >> 4)));
+
+/** The bits set in v (31 at most). */
+function ones(v: number): number {
+  v -= (v >> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >> 2) & 0x33333333);
+  return (((v + (v >> 4)) & 0xf0f0f0f) * 0x1010101) >> 24;
+}
+
 /** Evaluations between two questions to the stop callback (each question is a call and a clock read). */
 export const ASK_EVERY = 4;
 
@@ -135,6 +153,27 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // Symbol s from its bit 3s: +symbolOf[(1 << 3s) % 37] (those residues differ for s < 9).
   const symbolOf = "-0------1-8------------5--42-7-3----6";
 
+  const byteOf = byteCounts;
+  /** A code as the table packs it (base `symbols`) as the unit holds it: 4 bits a hole, hole 0 most significant. */
+  function fromPacked(v: number): number {
+    let n = 0;
+    for (let i = 0; i < pegs; i++, v = (v - (v % symbols)) / symbols) n |= (v % symbols) << (4 * i);
+    return n;
+  }
+  function pack(digits: ArrayLike<number>): number {
+    let v = 0;
+    for (let i = 0; i < pegs; i++) v = (v << 4) | digits[i];
+    return v;
+  }
+  function unpack(v: number): Code {
+    const code: Code = [];
+    for (let i = pegs; i--; v >>= 4) code.unshift(v & 15);
+    return code;
+  }
+  // The holes' lowest bits (4-bit fields); the byte above the holes, with no hole (10) in its empty fields, for byteCounts.
+  const holes = ((1 << (4 * pegs)) - 1) / 15;
+  const top = pegs > 4 ? 0xa0 : 0xaa;
+
   // Rows: per row the guess, packed.
   const most = rules.rows + 1;
   const rowGuess = new Int32Array(most);
@@ -147,7 +186,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let known = false;
   let overflow = false;
   const cap = capacity || CANDIDATE_CAP;
-  const list = new Uint16Array(cap);
+  const list = new Int32Array(cap);
   let count = 0;
   let total = 0;
   let job = JOB_ADVANCE;
@@ -157,22 +196,27 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // symbol there (as bit 3s, the layout of symbol counts). Per position the symbols left to try, the prefix, the colours used.
   let enumRows = 0;
   let depth = 0;
-  const slots = pegs * most;
+  const slots = (pegs + 1) * most;
   const stExact = new Int8Array(slots);
   const stCommon = new Int8Array(slots);
   const stLeft = new Int32Array(slots);
   const rowBits = new Int32Array(slots);
-  const toTry = new Int32Array(pegs);
-  const prefixCode = new Int32Array(pegs);
-  const used = new Int32Array(pegs);
+  const toTry = new Int32Array(pegs + 1);
+  const prefixCode = new Int32Array(pegs + 1);
+  const used = new Int32Array(pegs + 1);
   // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none); the guess's
   // symbols (as bits 3s) and symbol counts (3-bit fields).
   const classCounts = new Uint16Array(winClass + 1);
   let cursor = 0;
   let kept = 0;
   let keepClass = -1;
-  const guessBits = new Int32Array(pegs);
-  let guessCounts = 0;
+  let guessCode = 0;
+  // Per k = 1..5, the guess's symbols it holds at least k times (lowest bits of 3-bit fields).
+  let atLeast1 = 0;
+  let atLeast2 = 0;
+  let atLeast3 = 0;
+  let atLeast4 = 0;
+  let atLeast5 = 0;
   // The unit's own choice: the candidate tried, how many to try, the best so far and its parts.
   let trying = 0;
   let tries = 0;
@@ -214,51 +258,19 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   /** Symbol counts of packed v in 3-bit fields; its symbols (as bits 3s) go to out[at + i * step] for each position i. */
   function countsOf(v: number, out: Int32Array, at: number, step: number): number {
     let counts = 0;
-    for (let i = pegs; i--; v = (v - (v % symbols)) / symbols) counts += out[at + i * step] = 1 << (3 * (v % symbols));
+    for (let i = pegs; i--; v >>= 4) counts += out[at + i * step] = 1 << (3 * (v & 15));
     return counts;
-  }
-
-  /**
-   * Position `d` of the prefix gets its state from slot `f` with the symbol `b` (as bit 3s) placed before it (at the start,
-   * slot 0 in place, with a bit no row has), and returns the symbols (bits 3s) that may come there: for every row, the exact
-   * matches and the symbols in common still to come must fit in the positions left (a position that must match the row's
-   * guess there, or must not; a symbol the guess still has unmatched that must come, or must not). They always fit (answers
-   * are checked: exact + near <= pegs), and at the last position the mask is exact: each symbol left is a candidate.
-   */
-  function descend(f: number, d: number, b: number): number {
-    let m = every & ~used[d];
-    // Positions from this one on; the symbol's 3-bit field.
-    const left = pegs - d;
-    const b7 = 7 * b;
-    // (Locals: each name is looked up scope by scope, and every token costs on the interpreter.)
-    const se = stExact;
-    const sc = stCommon;
-    const sl = stLeft;
-    const rb = rowBits;
-    for (let r = enumRows, i = f * most, j = d * most; r--; i++, j++) {
-      const x = sl[i];
-      const n = x & b7;
-      const y = (sl[j] = n ? x - b : x);
-      const e = (se[j] = se[i] - +(rb[i] === b));
-      const c = (sc[j] = sc[i] - +!!n);
-      if (e === left) m &= rb[j];
-      else if (!e) m &= ~rb[j];
-      if (!c || c === left) {
-        // The guess's symbols not matched yet.
-        const h = (y | (y >> 1) | (y >> 2)) & low3;
-        m &= c ? h : ~h;
-      }
-      if (!m) return 0;
-    }
-    return m;
   }
 
   function startEnumeration(rows: number): void {
     // (start() wrote slot 0.)
     enumRows = rows;
-    count = total = depth = 0;
+    count = total = 0;
     overflow = known = false;
-    toTry[0] = descend(0, 0, 1 << (3 * symbols));
+    depth = 0;
+    toTry[0] = 1 << 27;
+    // (Level 0's visit is not an evaluation.)
+    evals--;
     job = JOB_ENUMERATE;
   }
 
@@ -269,28 +281,47 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     if (!overflow) total = count;
   }
 
-  /** Depth first over the prefixes, one child visited per evaluation. */
+  /**
+   * Depth first over the prefixes, one child visited per evaluation. Level k chooses the symbol of position k - 1 among
+   * toTry[k]; level 0 is a position before the first, whose one "symbol" (a bit no row has) places nothing. A child gets its
+   * state (slot k + 1: what the positions before it left) from its parent's (slot k) with its symbol `bit` (as bit 3s, the
+   * layout of symbol counts) placed, and the symbols that may come at position k: for every row, the exact matches and
+   * the symbols in common still to come must fit in the positions left (a position that must match the row's guess there,
+   * or must not; a symbol the guess still has unmatched that must come, or must not). They always fit (answers are
+   * checked: exact + near <= pegs), and at the last position the mask is exact: each symbol left is a candidate.
+   */
   function enumerate(budget: number): number {
     const n = budget;
-    const last = pegs - 1;
+    // (Locals: each name is looked up scope by scope, a closure's names one by one, and every token costs on the interpreter.)
+    const se = stExact;
+    const sc = stCommon;
+    const sl = stLeft;
+    const rb = rowBits;
+    const tt = toTry;
+    const pc = prefixCode;
+    const us = used;
+    const ps = pegs;
+    const ms = most;
+    const lo = low3;
+    let k = depth;
     while (budget > 0) {
-      let a = toTry[depth];
+      let a = tt[k];
       if (!a) {
-        if (!depth) {
+        if (!k) {
           finished();
           break;
         }
-        depth--;
-      } else if (depth === last) {
+        k--;
+      } else if (k === ps) {
         // The last position: each symbol left is a candidate.
-        const base = prefixCode[depth] * symbols;
+        const base = pc[k] << 4;
         for (; a && budget > 0; budget--, total++) {
           const bit = a & -a;
           a -= bit;
-          if (count < cap) list[count++] = base + +symbolOf[bit % 37];
+          if (count < cap) list[count++] = base | +symbolOf[bit % 37];
           else overflow = true;
         }
-        toTry[depth] = a;
+        tt[k] = a;
         // A probe, with room for one, only asks whether any code fits (it may count a few past the first).
         if (cap < 2) {
           finished();
@@ -298,22 +329,58 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         }
       } else {
         const bit = a & -a;
-        toTry[depth] = a - bit;
+        tt[k] = a - bit;
         budget--;
-        const d = depth + 1;
-        prefixCode[d] = prefixCode[depth] * symbols + +symbolOf[bit % 37];
-        used[d] = used[depth] | (bit & own);
-        // (No symbol fits there: stay.)
-        if ((toTry[d] = descend(depth, d, bit))) depth = d;
+        const d = k + 1;
+        let m = every & ~(us[d] = us[k] | (bit & own));
+        // Positions from this one on; the symbol's 3-bit field.
+        const left = ps - k;
+        const b7 = 7 * bit;
+        if (d === ps)
+          // The last position's symbols: no state to keep below.
+          for (let r = enumRows, i = k * ms; m && r--; i++) {
+            const x = sl[i];
+            const u = x & b7;
+            const y = u ? x - bit : x;
+            const h = (y | (y >> 1) | (y >> 2)) & lo;
+            m &= (se[i] - +(rb[i] === bit) ? rb[i + ms] : ~rb[i + ms]) & (sc[i] - +!!u ? h : ~h);
+          }
+        else
+          for (let r = enumRows, i = k * ms, j = i + ms; m && r--; i++, j++) {
+            const x = sl[i];
+            const u = x & b7;
+            const y = (sl[j] = u ? x - bit : x);
+            const e = (se[j] = se[i] - +(rb[i] === bit));
+            const c = (sc[j] = sc[i] - +!!u);
+            if (e === left) m &= rb[j];
+            else if (!e) m &= ~rb[j];
+            if (!c || c === left) {
+              // The guess's symbols not matched yet.
+              const h = (y | (y >> 1) | (y >> 2)) & lo;
+              m &= c ? h : ~h;
+            }
+          }
+        // (No symbol fits there: stay. The bit of level 0 reads as no symbol: NaN, 0 once ORed.)
+        if ((tt[d] = m)) {
+          pc[d] = (pc[k] << 4) | +symbolOf[bit % 37];
+          k = d;
+        }
       }
     }
+    depth = k;
     evals += n - budget;
     return budget;
   }
 
   /** Starts a pass over the candidates with packed guess g, keeping those of class `keep` (-1: counting only). */
   function startPass(g: number, keep: number): void {
-    guessCounts = countsOf(g, guessBits, 0, 1);
+    const c = byteOf[g & 255] + byteOf[(g >> 8) & 255] + byteOf[(g >> 16) | top];
+    guessCode = g;
+    atLeast1 = (c | (c >> 1) | (c >> 2)) & low3;
+    atLeast2 = ((c >> 1) | (c >> 2)) & low3;
+    atLeast3 = ((c >> 2) | ((c >> 1) & c)) & low3;
+    atLeast4 = (c >> 2) & low3;
+    atLeast5 = (c >> 2) & (c | (c >> 1)) & low3;
     keepClass = keep;
     cursor = kept = 0;
     classCounts.fill(0);
@@ -323,29 +390,28 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function pass(budget: number): number {
     // (Locals: the interpreter looks names up scope by scope.)
     const l = list;
-    const n = symbols;
-    const g = guessCounts;
-    const u = guessBits;
+    const t = byteOf;
+    const g = guessCode;
+    const a1 = atLeast1;
+    const a2 = atLeast2;
     const end = count - cursor > budget ? cursor + budget : count;
     evals += end - cursor;
     budget -= end - cursor;
     while (cursor < end) {
-      // The class exact * pegs + in common, in one pass over the secret's digits: a peg is in common while the guess
-      // has that symbol left (x, its symbol counts, less those taken).
+      // The class exact * pegs + in common, without a loop over the holes: the holes that differ (4-bit fields of v ^ g,
+      // counted by a multiplication), and per k the symbols both hold at least k times (3-bit fields, counted the same way).
       const v = l[cursor++];
-      let w = v;
-      let x = g;
-      let c = 0;
-      for (let i = pegs, d, t; i--;) {
-        d = w % n;
-        w = (w - d) / n;
-        t = 1 << (3 * d);
-        if (x & (7 * t)) {
-          c++;
-          x -= t;
-        }
-        if (t === u[i]) c += pegs;
-      }
+      let x = v ^ g;
+      x = (x | (x >> 1) | (x >> 2) | (x >> 3)) & holes;
+      const n = t[v & 255] + t[(v >> 8) & 255] + t[(v >> 16) | top];
+      let s = (n | (n >> 1) | (n >> 2)) & a1;
+      if (a2)
+        s +=
+          (((n >> 1) | (n >> 2)) & a2) +
+          (((n >> 2) | ((n >> 1) & n)) & atLeast3) +
+          ((n >> 2) & atLeast4) +
+          ((n >> 2) & (n | (n >> 1)) & atLeast5);
+      const c = (((s * low3) >> 24) & 7) + pegs * (pegs - (((x * holes) >> (4 * pegs - 4)) & 15));
       classCounts[c]++;
       if (c === keepClass) l[kept++] = v;
     }
@@ -393,7 +459,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     let g = list[0];
     if (count > 2) {
       if (bits(p++, 1)) {
-        g = bits(p, packBits);
+        g = fromPacked(bits(p, packBits));
         p += packBits;
       } else {
         let n = 0;
@@ -411,17 +477,17 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const r = applied;
     if (r >= rowCount) {
       job = JOB_READY;
-      if (book) guess = bits(at, packBits);
+      if (book) guess = fromPacked(bits(at, packBits));
       else if (hinting && !r) {
         // Every valid secret fits: no need to count them.
-        list[0] = packCode(codeAt(rules, true, 0), symbols);
+        list[0] = pack(codeAt(rules, true, 0));
         count = 1;
         total = codeSpaceSize(rules, true);
       } else if (!known) {
         at = -1;
         // No table and no rows: a fixed opening, 0011 / 00011 where repeats are allowed, else 01234.
         if (r) startEnumeration(r);
-        else guess = packCode(codeAt(rules, false, rules.guessRepeats ? symbols + 1 : 0), symbols);
+        else guess = pack(codeAt(rules, false, rules.guessRepeats ? symbols + 1 : 0));
       } else if (!hinting) {
         guess = count ? (at >= 0 ? candidateNodeGuess() : -1) : -2;
         if (guess === -1) {
@@ -438,16 +504,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       book = false;
       applied = rowCount;
       // A row's guess that is not the table's: the table no longer applies.
-      if (bits(at, packBits) !== rowGuess[r]) return;
+      if (fromPacked(bits(at, packBits)) !== rowGuess[r]) return;
       let p = at + packBits;
-      let index = -1;
-      let children = 0;
-      for (let c = 0; c < winClass; c++) {
-        if (bits(p + c, 1)) {
-          if (c === playedClass) index = children;
-          children++;
-        }
-      }
+      // One bit per class, class 0 first, set for the classes with a child: how many, and which child is the played class's.
+      const w = (bits(p, 15) << (winClass - 15)) | bits(p + 15, winClass - 15);
+      const children = ones(w);
+      const index = playedClass < winClass && (w >> (winClass - 1 - playedClass)) & 1 ? ones(w >> (winClass - playedClass)) : -1;
       // No child for this feedback: no secret gives it, a contradiction.
       known = index < 0;
       count = 0;
@@ -486,8 +548,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     rowCount = rows.length;
     for (let r = 0; r < rowCount; r++) {
       const fb = rows[r].feedback;
-      rowGuess[r] = packCode(rows[r].guess, symbols);
-      stLeft[r] = countsOf(rowGuess[r], rowBits, r, most);
+      rowGuess[r] = pack(rows[r].guess);
+      stLeft[r] = countsOf(rowGuess[r], rowBits, r + most, most);
       stCommon[r] = (stExact[r] = fb.exact) + fb.near;
     }
     guess = -1;
@@ -510,7 +572,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       return true;
     },
     guess: function (): Code | null {
-      return guess < 0 ? null : unpackCode(guess, pegs, symbols);
+      return guess < 0 ? null : unpack(guess);
     },
     evals: function (): number {
       return evals;
@@ -519,7 +581,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       return total;
     },
     example: function (): Code | null {
-      return count ? unpackCode(list[0], pegs, symbols) : null;
+      return count ? unpack(list[0]) : null;
     },
   };
 }
