@@ -9,10 +9,13 @@ export const SLOT_SOUND = 2;
 export const SLOT_IDLE = 3;
 /** Battery readings, and the wake-ups that keep the watchdog fed in deep sleep. */
 export const SLOT_POWER = 4;
-/** Saving the state (after the frame it belongs to went out). From this slot on, a job runs in a task of its own. */
-export const SLOT_SAVE = 5;
-/** The unit's thinking (codebreaker slices). */
-export const SLOT_THINK = 6;
+/** The unit's thinking (codebreaker slices). From this slot on, a job runs in a task of its own. */
+export const SLOT_THINK = 5;
+/**
+ * Saving the state (after the frame it belongs to went out). After a slice of thinking that is due too: a move the
+ * unit finds at once (from its table) is shown before the row that asked for it is saved (and both are saved then).
+ */
+export const SLOT_SAVE = 6;
 const SLOTS = 7;
 
 /** A line on the console, marked as the unit's. */
@@ -65,7 +68,7 @@ export class Scheduler {
       const fn = this.jobs[i];
       // A small tolerance: Espruino timers may fire a fraction of a millisecond early. A save or a slice of
       // thought waits for a task of its own (the next timer, at once), so no task holds it and other work.
-      if (fn && this.due[i] >= 0 && this.due[i] <= now + 0.5 && !(ran && i >= SLOT_SAVE)) {
+      if (fn && this.due[i] >= 0 && this.due[i] <= now + 0.5 && !(ran && i >= SLOT_THINK)) {
         ran = true;
         this.due[i] = -1;
         this.jobs[i] = undefined;
