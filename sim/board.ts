@@ -27,7 +27,7 @@ import { colourName } from "./colours.ts";
 import { chainPixels, LedChain, type LedStats, type Rgb } from "./leds.ts";
 import { Prng } from "./random.ts";
 import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
-import { bootPad, SOLVER_TABLE_NAMES, solverTablesFor } from "../firmware/tools/tables.ts";
+import { protectedLayout, SOLVER_TABLE_NAMES, solverTablesFor } from "../firmware/tools/tables.ts";
 import { isKept, keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../firmware/tools/save-upgrade.ts";
 import { saveCrc } from "./saves.ts";
 import { bytesFromString, stringFromBytes, VirtualStorage, type StorageCut } from "./storage.ts";
@@ -250,9 +250,9 @@ export class VirtualBoard {
    * false; nothing happens when .bootcde and the tables are already these. The saved game is carried across: each save
    * slot (bb.s0, bb.s1) the unit could use is kept in the current save format (firmware/tools/save-upgrade.ts: format 1
    * is brought up to date, same name and sequence), one it could not is dropped with a warning. When Storage holds
-   * nothing but the tool's own files and the saves, it is erased and written in the tool's order: .bootcde first, the
-   * page-aligning pad when .bootcde does not end on a flash page and the pad leaves room for the tables and saved state
-   * (tables.ts bootPad), the tables, then the saves, so that no compaction rewrites .bootcde's pages. Other files are
+   * nothing but the tool's own files and the saves, it is erased and written in the tool's order (when that leaves room
+   * for saved state): .bootcde first, the tables that fit in its last flash page, the page-aligning pad for the rest of
+   * it (tables.ts bootLayout), the other tables, then the saves, so that no compaction rewrites .bootcde's pages. Other files are
    * kept (with a warning): .bootcde then goes after them without a pad, the tables and saves after it. Takes effect at
    * the next boot.
    */
@@ -291,12 +291,16 @@ export class VirtualBoard {
       throw new Error(
         `the firmware (${bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage (${this.storage.getFree()} bytes free)`,
       );
-    if (this.storage.layout().length === 1 && bytes.length > 0) {
-      const pad = bootPad(this.boardInfo, bytes.length, tables);
-      if (pad !== null && !this.storage.write(PAD_FILE, new Uint8Array(pad)))
-        throw new Error(`the page-aligning pad after .bootcde (${pad} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
+    // Into empty Storage: the tables that fit in .bootcde's last page, the pad, then the rest (tables.ts bootLayout).
+    const layout = this.storage.layout().length === 1 && bytes.length > 0 ? protectedLayout(this.boardInfo, bytes.length, tables) : null;
+    if (layout) {
+      for (const t of layout.inPage)
+        if (!this.storage.write(t.name, t.bytes))
+          throw new Error(`the solver table ${t.name} (${t.bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
+      if (layout.pad !== null && !this.storage.write(PAD_FILE, new Uint8Array(layout.pad)))
+        throw new Error(`the page-aligning pad after .bootcde (${layout.pad} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
     }
-    for (const t of tables)
+    for (const t of layout ? layout.rest : tables)
       if (!this.storage.write(t.name, t.bytes))
         throw new Error(`the solver table ${t.name} (${t.bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
     for (const k of kept) if (!this.storage.write(k.name, k.text)) this.warnings.push(`flash: ${k.name} does not fit Storage, not kept`);

@@ -7,10 +7,11 @@
  * searches on its own, weaker and slower on the big variants). `--dry-run` needs no board: it writes exactly what would be sent to
  * <out-dir>/upload.js with the CLI's -o.
  *
- * The files go into Storage in this order: .bootcde first, then a pad file (.bbpad, hardware/boards.ts pageAlignPad)
- * when .bootcde does not end on a flash page, then the tables. So the file after .bootcde starts a page, and no Storage
+ * The files go into Storage in this order: .bootcde first, then the tables that fit in the rest of its last flash page,
+ * then a pad file (.bbpad, hardware/boards.ts pageAlignPad) for what is left of that page, then the other tables
+ * (tables.ts bootLayout). So the first file after them starts a page, nothing before it ever changes, and no Storage
  * compaction (which the firmware's saves cause every dozen or so) ever erases a page of .bootcde: a power cut during
- * one cannot lose the firmware. That needs .bootcde at the start of Storage, so the tool writes the pad only into
+ * one cannot lose the firmware (nor the tables in its page). That needs .bootcde at the start of Storage, so the tool writes the pad only into
  * Storage that is empty when the upload starts: a new board, --erase, or a board that holds nothing but the files this
  * tool writes and the unit's saved game (it erases those first itself). The saved game is carried across: before the
  * erase the tool reads the save slots (bb.s0, bb.s1) through the console, keeps each usable one in the current save
@@ -20,8 +21,8 @@
  * tables), writes no pad, and says that the firmware is not protected until it is flashed with --erase, which erases
  * everything, the saved game included. A saved two-player game that holds a secret makes the unit lock its console as
  * it starts, so then the upload does not start the firmware: the tool does, once it has read back what it wrote. A pad that would
- * leave less than STATE_RESERVE_BYTES for saved state (on a Pico: a .bootcde ending in the third page, a bundle over
- * 32,700 bytes) is left out with a warning too (tables.ts bootPad). After the upload it works out where each file
+ * leave less than STATE_RESERVE_BYTES for saved state (on R1 with today's tables: a bundle over 31,688 bytes) is left
+ * out with a warning too (tables.ts protectedLayout). After the upload it works out where each file
  * lies from the board's own list and says whether the layout protects .bootcde.
  *
  * The CLI (EspruinoTools 0.1.67) has known faults, worked around here:
@@ -68,7 +69,15 @@ import { parseArgs } from "node:util";
 import { BOARDS, PAD_FILE, storageFootprint, storageOffsets, type BoardInfo } from "../../hardware/boards.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../hardware/profile.ts";
 import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware, ROOT } from "./build.ts";
-import { bootPad, bootPadBytes, SOLVER_TABLE_NAMES, solverTablesFor, STATE_RESERVE_BYTES, storageUse, type SolverTable } from "./tables.ts";
+import {
+  bootLayout,
+  protectedLayout,
+  SOLVER_TABLE_NAMES,
+  solverTablesFor,
+  STATE_RESERVE_BYTES,
+  storageUse,
+  type SolverTable,
+} from "./tables.ts";
 import { BoardConsole, ConsoleError } from "./board-console.ts";
 import { isKept, keepSlot, SAVE_SLOT_NAMES, type DroppedSlot, type KeptSlot } from "./save-upgrade.ts";
 import { SAVE_VERSION } from "../device/save-format.ts";
@@ -420,14 +429,20 @@ export function storageLayout(report: BoardReport, pageBytes: number): StorageLa
       protected: false,
       why: `.bootcde does not start Storage (${files.length ? `${files[0].name} comes first` : "Storage is empty"}): a compaction that starts before it rewrites its pages`,
     };
-  const after = files[1]?.name === PAD_FILE ? 2 : 1;
-  const next =
-    after < files.length ? files[after].offset : storageFootprint(files[0].bytes) + (after === 2 ? storageFootprint(files[1].bytes) : 0);
+  // The first file after .bootcde, and the tables and pad written in its last page (nothing there ever changes), that starts a page.
+  let after = 1;
+  while (
+    after < files.length &&
+    files[after].offset % pageBytes !== 0 &&
+    (files[after].name === PAD_FILE || SOLVER_TABLE_NAMES.includes(files[after].name))
+  )
+    after++;
+  const next = after < files.length ? files[after].offset : files[after - 1].offset + storageFootprint(files[after - 1].bytes);
   if (next % pageBytes !== 0)
     return {
       files,
       protected: false,
-      why: `the file after .bootcde${after === 2 ? " and its pad" : ""} starts at ${next}, not on a boundary of the ${pageBytes}-byte flash pages: a compaction that starts on .bootcde's last page rewrites it`,
+      why: `the first file after .bootcde${after > 1 ? " and the tables and pad written with it" : ""} starts at ${next}, not on a boundary of the ${pageBytes}-byte flash pages: a compaction that starts on .bootcde's last page rewrites it`,
     };
   return { files, protected: true };
 }
@@ -444,8 +459,7 @@ export function storageBudget(board: BoardInfo): number {
  */
 export function checkStorageFit(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): number {
   const tableBytes = tables.reduce((sum, t) => sum + t.bytes.length, 0);
-  const pad = bootPad(board, bundleBytes, tables);
-  const used = storageUse(bundleBytes, tables, pad === null ? null : board.storagePageBytes);
+  const used = storageUse(bundleBytes, tables, protectedLayout(board, bundleBytes, tables) ? board.storagePageBytes : null);
   if (used > board.storageBytes - STATE_RESERVE_BYTES)
     throw new FlashError(
       [
@@ -462,28 +476,33 @@ export function checkStorageFit(board: BoardInfo, bundleBytes: number, tables: S
  * leave too little Storage), or null when it gets one or needs none.
  */
 export function padRefusal(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): string | null {
-  const pad = bootPadBytes(bundleBytes, board.storagePageBytes);
-  if (pad === null || bootPad(board, bundleBytes, tables) !== null) return null;
+  const pad = bootLayout(bundleBytes, tables, board.storagePageBytes).pad;
+  if (pad === null || protectedLayout(board, bundleBytes, tables)) return null;
   const used = storageUse(bundleBytes, tables, board.storagePageBytes);
+  let largest = bundleBytes - (bundleBytes % 4);
+  while (largest > 0 && !protectedLayout(board, largest, tables)) largest -= 4;
   return [
     `warning: ${BOOT_FILE} (${bundleBytes} bytes) does not end on a ${board.storagePageBytes}-byte flash page, and the pad that would fill its last page`,
     `  (${PAD_FILE}, ${pad} bytes) leaves less than ${STATE_RESERVE_BYTES} bytes of the ${board.name}'s Storage for saved state (${used} of ${board.storageBytes} bytes used):`,
     `  flashing without it, so a Storage compaction can rewrite the firmware's last page, and a power cut during one then loses it.`,
-    `  A firmware whose ${BOOT_FILE} ends earlier in that page (on a Pico, at most 32,700 bytes), or exactly on it, gets the pad\n`,
+    `  A firmware of at most ${largest.toLocaleString("en")} bytes gets the pad beside these tables (or flash with --no-tables)\n`,
   ].join("\n");
 }
 
 /**
  * The files a flash writes, in the order they go into Storage: .bootcde, then (with `empty`: when .bootcde is written
- * into empty Storage) the page-aligning pad if .bootcde does not end on a page and the pad fits (bootPad), then the
- * tables.
+ * into empty Storage, and the layout fits: tables.ts protectedLayout) the tables that go in the rest of its last page,
+ * the page-aligning pad when one is needed, and the other tables; else the tables after .bootcde.
  */
 export function flashFiles(firmware: Uint8Array, tables: SolverTable[], board: BoardInfo, empty: boolean): UploadFile[] {
-  const size = empty ? bootPad(board, firmware.length, tables) : null;
+  const layout = empty ? protectedLayout(board, firmware.length, tables) : null;
+  const file = (t: SolverTable): UploadFile => ({ name: t.name, bytes: t.bytes });
+  if (!layout) return [{ name: BOOT_FILE, bytes: firmware }, ...tables.map(file)];
   return [
     { name: BOOT_FILE, bytes: firmware },
-    ...(size === null ? [] : [{ name: PAD_FILE, bytes: new Uint8Array(size), zeros: true }]),
-    ...tables.map((t) => ({ name: t.name, bytes: t.bytes })),
+    ...layout.inPage.map(file),
+    ...(layout.pad === null ? [] : [{ name: PAD_FILE, bytes: new Uint8Array(layout.pad), zeros: true }]),
+    ...layout.rest.map(file),
   ];
 }
 
@@ -704,7 +723,6 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   }
   const show = (p: string) => relative(process.cwd(), p) || p;
   const tables = opts.noTables ? [] : solverTablesFor(profile.pegs);
-  const tableBytes = tables.reduce((sum, t) => sum + t.bytes.length, 0);
   const budget = storageBudget(board);
   if (bytes > budget)
     throw new FlashError(
@@ -726,7 +744,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   mkdirSync(outDir, { recursive: true });
   const script = join(outDir, SCRIPT_FILE);
   const firmware = new Uint8Array(readFileSync(bundle));
-  // The files in Storage order: .bootcde, the pad (into empty Storage), the tables, then the saves carried across.
+  // The files in Storage order: .bootcde, the tables in its page and the pad (into empty Storage), the tables, then the saves carried across.
   const uploadFiles = (empty: boolean, kept: KeptSlot[] = []): UploadFile[] => {
     const files = [...flashFiles(firmware, tables, board, empty), ...slotFiles(kept)];
     const refused = empty ? padRefusal(board, bytes, tables) : null;
@@ -740,16 +758,23 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   const padOf = (files: UploadFile[]) => files.find((f) => f.name === PAD_FILE)?.bytes.length;
   const describe = (files: UploadFile[]) => {
     const pad = padOf(files);
+    const padAt = files.findIndex((f) => f.name === PAD_FILE);
+    const names = (from: number, to: number) => files.slice(from, to).filter((f) => SOLVER_TABLE_NAMES.includes(f.name));
+    const inPage = padAt > 0 ? names(1, padAt) : [];
+    const inPageNote = inPage.length
+      ? `, then ${inPage.length} solver tables in the rest of its last flash page (${inPage.map((f) => `${f.name}, ${f.bytes.length} bytes`).join("; ")})`
+      : "";
     const padNote =
       pad === undefined
         ? ""
         : `, then a ${pad}-byte pad (${PAD_FILE}) so that the next file starts a ${board.storagePageBytes}-byte flash page`;
-    const tablesNote = tables.length
-      ? `, then ${tables.length} solver tables (${tableBytes} bytes: ${tables.map((t) => t.name).join(", ")})`
+    const rest = names(padAt > 0 ? padAt + 1 : 1, files.length);
+    const tablesNote = rest.length
+      ? `, then ${inPage.length ? "the other " : ""}${rest.length} solver tables (${rest.reduce((n, f) => n + f.bytes.length, 0)} bytes: ${rest.map((f) => f.name).join(", ")})`
       : "";
     const saves = files.filter((f) => SAVE_SLOT_NAMES.includes(f.name)).map((f) => f.name);
     const savesNote = saves.length ? `, then the saved game (${saves.join(", ")})` : "";
-    return `${padNote}${tablesNote}${savesNote}`;
+    return `${inPageNote}${padNote}${tablesNote}${savesNote}`;
   };
   if (opts.dryRun) {
     // No board: its Storage is taken to be empty, as on a new board or with --erase.

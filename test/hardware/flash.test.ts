@@ -5,7 +5,15 @@
  * the tables (so that no compaction rewrites .bootcde's pages: test/security/compaction.test.ts), as the
  * simulator's own flash writes them.
  */
-import { bootPad, bootPadBytes, solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
+import {
+  bootLayout,
+  bootPad,
+  bootPadBytes,
+  protectedLayout,
+  solverTablesFor,
+  storageUse,
+  type SolverTable,
+} from "../../firmware/tools/tables.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -49,10 +57,16 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Where the file after .bootcde and its pad starts in a board's Storage. */
+/** Where the file after .bootcde, the tables in its last page and the pad starts in a board's Storage. */
 function afterBootAndPad(board: VirtualBoard): number {
   const layout = board.storage.layout();
-  return layout[layout[1]?.name === PAD_FILE ? 2 : 1].addr;
+  const pad = layout.findIndex((e) => e.name === PAD_FILE);
+  return layout[pad > 0 ? pad + 1 : 1].addr;
+}
+
+/** The files npm run flash writes into empty Storage for a bundle of `bytes` (tables.ts protectedLayout), in order. */
+function flashOrder(bytes: number): string[] {
+  return flashFiles(new Uint8Array(bytes), solverTablesFor(5), BOARDS.pico, true).map((f) => f.name);
 }
 
 /** Runs flash() with its output captured. */
@@ -99,7 +113,18 @@ describe("npm run flash -- --dry-run", () => {
     for (const t of tables) expect(new Uint8Array(files.get(t.name)!), t.name).toEqual(t.bytes);
     const used = storageUse(r.bundleBytes, tables, BOARDS.pico.storagePageBytes);
     expect(BOARDS.pico.storageBytes - used).toBeGreaterThanOrEqual(4096);
-    expect(r.text).toMatch(/then 6 solver tables \(\d+ bytes: bb\.t\.brainiac, .*\); \d+ of 49152 bytes of Storage used/);
+    // In Storage order: .bootcde, the tables that fit in its last page, the pad, the other tables.
+    const layout = bootLayout(r.bundleBytes, tables, BOARDS.pico.storagePageBytes);
+    expect(layout.inPage.length).toBeGreaterThan(0);
+    expect([...files.keys()]).toEqual([
+      ".bootcde",
+      ...layout.inPage.map((t) => t.name),
+      ...(layout.pad === null ? [] : [PAD_FILE]),
+      ...layout.rest.map((t) => t.name),
+    ]);
+    expect(r.text).toMatch(
+      /then \d solver tables in the rest of its last flash page \(bb\.t\.[^)]*\), then a \d+-byte pad .*, then the other \d solver tables \(\d+ bytes: bb\.t\.[^)]*\); \d+ of 49152 bytes of Storage used/,
+    );
   });
 
   it("writes only the four-hole tables for the mini build, and none with --no-tables", async () => {
@@ -126,39 +151,52 @@ describe("npm run flash -- --dry-run", () => {
     expect(checkStorageFit(small, 32736, [])).toBe(32768);
   });
 
-  it("counts the pad; when it would leave too little Storage (a .bootcde ending in the Pico's last page) the firmware goes without it, with a warning", async () => {
+  it("puts tables in the rest of .bootcde's last page and counts the pad; when that would leave too little Storage the firmware goes without it, with a warning", async () => {
     const tables = solverTablesFor(5);
-    const tableFootprints = tables.reduce((n, t) => n + storageFootprint(t.bytes.length), 0);
-    // 30000 bytes: .bootcde takes 30032, the pad fills the page to 32768, the tables follow
-    expect(bootPad(BOARDS.pico, 30000, tables)).toBe(32768 - 30032 - 32);
-    expect(checkStorageFit(BOARDS.pico, 30000, tables)).toBe(32768 + tableFootprints);
+    const footprints = (ts: SolverTable[]) => ts.reduce((n, t) => n + storageFootprint(t.bytes.length), 0);
+    // 30000 bytes: .bootcde takes 30032; the tables that fill most of the 2736 bytes left in its page go there, the pad
+    // fills the rest of it to 32768, the other tables follow
+    const layout = bootLayout(30000, tables, 16384);
+    const inPage = footprints(layout.inPage);
+    expect(inPage).toBeGreaterThan(0);
+    expect(inPage).toBeLessThanOrEqual(2736);
+    for (const t of layout.rest) expect(inPage + storageFootprint(t.bytes.length), t.name).toBeGreaterThan(2736 - 36);
+    expect(bootPad(BOARDS.pico, 30000, tables)).toBe(32768 - 30032 - inPage - 32);
+    expect(checkStorageFit(BOARDS.pico, 30000, tables)).toBe(32768 + footprints(layout.rest));
     expect(padRefusal(BOARDS.pico, 30000, tables)).toBeNull();
-    // The largest that gets it: 32700 bytes (the smallest pad, 36 bytes), and 32733 to 32736 (none needed).
-    expect(bootPad(BOARDS.pico, 32700, tables)).toBe(4);
-    expect(bootPad(BOARDS.pico, 32704, tables)).toBeNull(); // 32 bytes left: the pad would take the third page too
+    // .bootcde ending 32 bytes short of a page: too little for a file, so the page after is filled too.
+    expect(bootLayout(16320, tables, 16384).pad! + 32 + footprints(bootLayout(16320, tables, 16384).inPage)).toBe(32 + 16384);
+    // The largest that gets the layout; past it, the rest of the tables and the saves no longer fit the last page.
+    let largest = 32764;
+    while (!protectedLayout(BOARDS.pico, largest, tables)) largest -= 4;
+    expect(largest).toBeGreaterThan(31000);
+    expect(storageUse(largest, tables, 16384)).toBeLessThanOrEqual(49152 - 4096);
     expect(bootPadBytes(32734, 16384)).toBeNull();
-    // 32737 bytes end 4 bytes into the Pico's last page: the pad would fill all of it, so there is none
-    for (const size of [32704, 32737]) {
+    // Past it, the firmware goes without the pad while the files still fit (the rest of the third page holds the saves).
+    for (const size of [largest + 4]) {
       expect(bootPad(BOARDS.pico, size, tables)).toBeNull();
-      expect(checkStorageFit(BOARDS.pico, size, tables)).toBe(storageFootprint(size) + tableFootprints);
+      expect(checkStorageFit(BOARDS.pico, size, tables)).toBe(storageFootprint(size) + footprints(tables));
       expect(padRefusal(BOARDS.pico, size, tables)).toMatch(
-        /warning: \.bootcde \(\d+ bytes\) does not end on a 16384-byte flash page[\s\S]*flashing without it[\s\S]*at most 32,700 bytes/,
+        new RegExp(
+          `warning: \\.bootcde \\(\\d+ bytes\\) does not end on a 16384-byte flash page[\\s\\S]*flashing without it[\\s\\S]*at most ${largest.toLocaleString("en")} bytes`,
+        ),
       );
     }
     const bundle = join(dir, "too-big-for-a-pad.js");
-    writeFileSync(bundle, `var s="${"p".repeat(32737 - 10)}";\n`);
+    writeFileSync(bundle, `var s="${"p".repeat(largest + 4 - 10)}";\n`);
     const r = await flashQuietly({ dryRun: true, bundle, outDir: join(dir, "dry-nopad") });
     expect(r.exitCode, r.text).toBe(0);
     expect(r.padBytes).toBeUndefined();
     expect(r.text).toContain("flashing without it, so a Storage compaction can rewrite the firmware's last page");
   });
 
-  it("writes .bootcde, then the page-aligning pad, then the tables, so that the tables start a flash page; the simulator flashes the same", async () => {
+  it("writes .bootcde, the tables in its last page, the page-aligning pad, then the other tables, which start a flash page; the simulator flashes the same", async () => {
     // A bundle whose .bootcde does not end on a page (whatever the size of today's firmware)
     const bundle = join(dir, "unaligned.js");
     writeFileSync(bundle, `var s="${"y".repeat(20_000)}";\n`); // 20010 bytes: .bootcde ends 20044 bytes in
     const bytes = readFileSync(bundle).length;
-    const pad = pageAlignPad(storageFootprint(bytes), 16384)!;
+    const boot = bootLayout(bytes, solverTablesFor(5), 16384);
+    const pad = boot.pad!;
     expect(pad).toBeGreaterThan(0);
     const r = await flashQuietly({ dryRun: true, bundle, outDir: join(dir, "dry-pad") });
     expect(r.exitCode, r.text).toBe(0);
@@ -170,13 +208,13 @@ describe("npm run flash -- --dry-run", () => {
     // Played into the simulator's Storage in the order sent: that order, and where each file lies.
     const storage = new VirtualStorage({ capacity: BOARDS.pico.storageBytes, pageBytes: BOARDS.pico.storagePageBytes });
     const { files } = replayUpload(upload, storage);
-    const order = [".bootcde", PAD_FILE, ...solverTablesFor(5).map((t) => t.name)];
+    const order = [".bootcde", ...boot.inPage.map((t) => t.name), PAD_FILE, ...boot.rest.map((t) => t.name)];
     expect([...files.keys()]).toEqual(order);
     expect(storage.list()).toEqual(order);
     expect(new Uint8Array(files.get(PAD_FILE)!)).toEqual(new Uint8Array(pad));
     const layout = storage.layout();
     expect(layout[0]).toMatchObject({ name: ".bootcde", addr: 0 });
-    expect(layout[2]).toMatchObject({ name: "bb.t.brainiac", addr: 32768 });
+    expect(layout[2 + boot.inPage.length]).toMatchObject({ name: boot.rest[0].name, addr: 32768 });
     // The simulator's flash path (a VirtualBoard built with that firmware) writes the very same Storage.
     const board = new VirtualBoard({ firmware: readFileSync(bundle, "latin1") });
     expect(board.storage.layout()).toEqual(layout);
@@ -253,7 +291,16 @@ describe("the page-aligning pad and the layout", () => {
       protected: true,
     });
     const unpadded = storageLayout({ ...report, freeBytes: 49152 - 30032 - 6532, files: [files[0], files[2]] }, 16384);
-    expect(unpadded).toMatchObject({ protected: false, why: expect.stringContaining("starts at 30032, not on a boundary") });
+    expect(unpadded).toMatchObject({ protected: false, why: expect.stringContaining("starts at 36564, not on a boundary") });
+    // Tables in .bootcde's last page before the pad: they never change, so the layout still protects it.
+    const inPage: [string, number][] = [files[0], ["bb.t.brainiac", 388], ["bb.t.travel+", 1178], [PAD_FILE, 1072], files[2]];
+    expect(storageLayout({ ...report, freeBytes: 49152 - 32768 - 6532, files: inPage }, 16384)).toMatchObject({
+      protected: true,
+      files: [{ offset: 0 }, { offset: 30032 }, { offset: 30452 }, { offset: 31664 }, { name: "bb.t.race+", offset: 32768 }],
+    });
+    // A save (or any file that changes) before the page boundary: not protected.
+    const saveBefore: [string, number][] = [files[0], ["bb.s0", 388], ["bb.t.travel+", 1178], [PAD_FILE, 1072], files[2]];
+    expect(storageLayout({ ...report, freeBytes: 49152 - 32768 - 6532, files: saveBefore }, 16384)).toMatchObject({ protected: false });
     expect(storageLayout({ ...report, freeBytes: 0, files }, 16384)).toMatchObject({ protected: false, files: [] });
     expect(storageLayout({ ...report, trashBytes: 64, freeBytes: 49152 - used - 64, files }, 16384)).toMatchObject({ protected: false });
   });
@@ -396,13 +443,13 @@ describe("npm run flash with a board", () => {
       expect(files.get(".bootcde")!.toString("latin1")).toBe(readFileSync(r.bundle, "latin1"));
       expect(loaded).toEqual([""]);
       expect(stream).not.toContain("save()");
-      // the pad is there exactly when today's bundle does not end on a page
-      const pad = r.padBytes === undefined ? [] : [PAD_FILE];
+      // the tables that fit in .bootcde's last page, and the pad exactly when today's bundle does not end on a page
       expect(r.padBytes).toBe(bootPad(BOARDS.pico, r.bundleBytes, solverTablesFor(5)) ?? undefined);
-      expect(r.verified!.map((v) => v.name)).toEqual([".bootcde", ...pad, ...solverTablesFor(5).map((t) => t.name)]);
+      expect(r.verified!.map((v) => v.name)).toEqual(flashOrder(r.bundleBytes));
       expect(r.layout).toMatchObject({ protected: true });
-      expect(r.layout!.files.map((f) => f.name)).toEqual([".bootcde", ...pad, ...solverTablesFor(5).map((t) => t.name)]);
-      expect(r.layout!.files[1 + pad.length].offset % 16384).toBe(0);
+      expect(r.layout!.files.map((f) => f.name)).toEqual(flashOrder(r.bundleBytes));
+      const boot = bootLayout(r.bundleBytes, solverTablesFor(5), 16384);
+      expect(r.layout!.files[1 + boot.inPage.length + (boot.pad === null ? 0 : 1)].offset % 16384).toBe(0);
       expect(r.text).toMatch(/layout: \.bootcde at 0, .*: \.bootcde starts Storage and the next file a 16384-byte flash page/);
       expect(r.verified![0]).toEqual({ name: ".bootcde", bytes: r.bundleBytes, crc32: crc32(readFileSync(r.bundle)) });
       expect(r.text).toMatch(/verified: \.bootcde \d+ bytes crc32 [0-9a-f]+, (\.bbpad \d+ bytes crc32 [0-9a-f]+, )?bb\.t\.brainiac/);
@@ -475,7 +522,7 @@ describe("npm run flash with a board", () => {
 
   it("compacts first when the files fit only in the room the trash takes", async () => {
     // A file the tool does not write keeps Storage from being erased first: the trash is all the room there is.
-    const board = await standInBoard({ report: { f: 20000, x: 28000, l: [["notes.txt", 600]] } });
+    const board = await standInBoard({ report: { f: 20000, x: 28520, l: [["notes.txt", 600]] } });
     try {
       const r = await flashQuietly({ port: board.port, bundle: DEFAULT_OUT, outDir: join(dir, "trash") });
       expect(r.exitCode, r.text).toBe(0);
@@ -506,10 +553,11 @@ describe("npm run flash with a board", () => {
       expect(r.text).toContain(
         "erasing the board's Storage first: it holds only files this flash writes (.bootcde, .bbpad, bb.t.race+, bb.t.race)",
       );
-      expect(r.padBytes).toBe(pageAlignPad(storageFootprint(9010), 16384));
-      expect(r.verified!.map((v) => v.name).slice(0, 2)).toEqual([".bootcde", PAD_FILE]);
+      const boot = bootLayout(9010, solverTablesFor(5), 16384);
+      expect(r.padBytes).toBe(boot.pad);
+      expect(r.verified!.map((v) => v.name)).toEqual(flashOrder(9010));
       expect(r.layout).toMatchObject({ protected: true });
-      expect(r.layout!.files[2]).toEqual({ name: "bb.t.brainiac", offset: 16384, bytes: solverTablesFor(5)[0].bytes.length });
+      expect(r.layout!.files[2 + boot.inPage.length]).toEqual({ name: boot.rest[0].name, offset: 16384, bytes: boot.rest[0].bytes.length });
     } finally {
       await board.close();
     }
@@ -633,7 +681,7 @@ describe("npm run flash carries the saved game across the flash", () => {
       expect(at(/btoa/)).toBeLessThan(at(/eraseAll/));
       expect(at(/eraseAll/)).toBeLessThan(at(/Storage"\)\.write\("\.bootcde"/));
       const { files, loaded } = replayUpload(board.stream());
-      expect([...files.keys()]).toEqual([".bootcde", PAD_FILE, ...TABLE_NAMES, "bb.s0", "bb.s1"]);
+      expect([...files.keys()]).toEqual([...flashOrder(readFileSync(bundle).length), "bb.s0", "bb.s1"]);
       for (const n of ["bb.s0", "bb.s1"]) expect(files.get(n)!.toString("latin1"), n).toBe(slots[n]);
       expect(loaded).toEqual([""]); // the upload starts the firmware, as without saves
       // Read back like every other file, and laid out after the tables: .bootcde stays out of compaction's way.
@@ -641,14 +689,16 @@ describe("npm run flash carries the saved game across the flash", () => {
         ["bb.s0", "bb.s1"].map((n) => ({ name: n, bytes: slots[n].length, crc32: crc32(Buffer.from(slots[n], "latin1")) })),
       );
       expect(r.layout).toMatchObject({ protected: true });
-      expect(r.layout!.files.map((f) => f.name)).toEqual([".bootcde", PAD_FILE, ...TABLE_NAMES, "bb.s0", "bb.s1"]);
-      expect(r.layout!.files[2].offset).toBe(32768); // .bootcde ends 20,044 bytes in: the pad fills the second page
+      expect(r.layout!.files.map((f) => f.name)).toEqual([...flashOrder(readFileSync(bundle).length), "bb.s0", "bb.s1"]);
+      // .bootcde ends 20,044 bytes in: tables and the pad fill the second page
+      const padAt = r.layout!.files.findIndex((f) => f.name === PAD_FILE);
+      expect(r.layout!.files[padAt + 1].offset).toBe(32768);
       expect(r.saves).toEqual({
         kept: ["bb.s0", "bb.s1"].map((n) => ({ name: n, seq: seqOf(slots[n]), format: 2, upgraded: false, what: whatOf(slots[n]) })),
         dropped: [],
       });
       expect(r.text).toContain(`kept the saved game: bb.s0 (${whatOf(slots["bb.s0"])}; save ${seqOf(slots["bb.s0"])}), bb.s1 (`);
-      expect(r.text).toMatch(/then 6 solver tables \(\d+ bytes: [^)]*\), then the saved game \(bb\.s0, bb\.s1\)/);
+      expect(r.text).toMatch(/solver tables \(\d+ bytes: [^)]*\), then the saved game \(bb\.s0, bb\.s1\)/);
     } finally {
       await board.close();
     }
@@ -662,7 +712,7 @@ describe("npm run flash carries the saved game across the flash", () => {
       expect(r.exitCode, r.text).toBe(0);
       expect(r.text).toContain("warning: bb.s0: checksum mismatch, not kept");
       const { files, loaded } = replayUpload(board.stream());
-      expect([...files.keys()]).toEqual([".bootcde", PAD_FILE, ...TABLE_NAMES, "bb.s1"]);
+      expect([...files.keys()]).toEqual([...flashOrder(readFileSync(bundle).length), "bb.s1"]);
       const upgraded = files.get("bb.s1")!.toString("latin1");
       expect(upgraded).toBe(upgradeSlot(OLD_SAVE, saveCrc));
       // what the unit reads: format 2, the same sequence, the game as it was (phase by number)
@@ -724,7 +774,7 @@ describe("npm run flash carries the saved game across the flash", () => {
       expect(r.exitCode, r.text).toBe(0);
       expect(r.text).toContain("erasing the board's whole Storage (--erase), the saved game (bb.s0, bb.s1) included and notes.txt");
       expect(board.lines().some((l) => l.includes("btoa"))).toBe(false);
-      expect([...board.files().keys()]).toEqual([".bootcde", PAD_FILE, ...TABLE_NAMES]);
+      expect([...board.files().keys()]).toEqual(flashOrder(readFileSync(bundle).length));
       expect(r.saves).toEqual({ kept: [], dropped: [] });
       expect(r.layout).toMatchObject({ protected: true });
     } finally {
@@ -769,7 +819,7 @@ describe("the simulator's flash carries the saved game as npm run flash does", (
     unit.powerOff();
     unit.flash(v2());
     const tables = solverTablesFor(5);
-    const order = [".bootcde", ...(unit.storage.has(PAD_FILE) ? [PAD_FILE] : []), ...tables.map((t) => t.name), "bb.s0", "bb.s1"];
+    const order = [...flashOrder(v2().length), "bb.s0", "bb.s1"];
     expect(unit.storage.list()).toEqual(order);
     for (const n of ["bb.s0", "bb.s1"]) expect(unit.storage.readString(n), n).toBe(played.slots[n]);
     // What the tool would send for it (its files, then the slots it keeps), played into empty Storage: the same layout.

@@ -7,7 +7,7 @@
  * namespace of its own: real-espruino.ts): version, Storage, --erase, read-back, a locked console, nobody listening,
  * and where the files land in its flash (the file espruino.flash, read as jsflash.c lays it out).
  */
-import { bootPad, bootPadBytes, solverTablesFor } from "../../firmware/tools/tables.ts";
+import { bootLayout, bootPad, protectedLayout, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,10 +19,15 @@ import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
 import { BoardConsole } from "../../firmware/tools/board-console.ts";
 import { ESPRUINO, HAS_ESPRUINO, startRealEspruino, type RealEspruino } from "./real-espruino.ts";
 import { BOOT_FILE, VirtualBoard } from "../../sim/board.ts";
-import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
+import { BOARDS, PAD_FILE, storageFootprint } from "../../hardware/boards.ts";
 import { countBrackets, formatResult, startConsoleServer, type ConsoleServer } from "../../sim/console.ts";
 import { OLD_SAVE } from "./saves.ts";
-import { flash, saveCrc, type FlashResult } from "../../firmware/tools/flash.ts";
+import { flash, flashFiles, saveCrc, type FlashResult } from "../../firmware/tools/flash.ts";
+
+/** The files npm run flash writes into empty Storage for `firmware` (tables.ts protectedLayout), in order. */
+function flashOrder(firmware: Uint8Array): { name: string; bytes: Uint8Array }[] {
+  return flashFiles(firmware, solverTablesFor(5), BOARDS.pico, true);
+}
 import { upgradeSlot } from "../../firmware/tools/save-upgrade.ts";
 import { EspruinoBoard } from "../../sim/espruino/engine.ts";
 
@@ -179,11 +184,9 @@ describe.skipIf(!HAS_CLI)(
       expect(text).toContain("warning: bb.s0: checksum mismatch, not kept");
       expect(text).toContain("kept the saved game: bb.s1 (Brainiac match, game 1 of 4; save 5, brought up from format 1 to 2)");
       expect(text).toContain("started the firmware after reading back what was written");
-      const tables = solverTablesFor(5).map((t) => t.name);
-      const pad = r.padBytes === undefined ? [] : [PAD_FILE];
-      expect(board.storage.list()).toEqual([BOOT_FILE, ...pad, ...tables, "bb.s1"]);
+      expect(board.storage.list()).toEqual([...flashOrder(new Uint8Array(r.bundleBytes)).map((f) => f.name), "bb.s1"]);
       expect(board.storage.readString("bb.s1")).toBe(upgradeSlot(OLD_SAVE, saveCrc));
-      expect(r.layout).toMatchObject({ protected: r.padBytes !== undefined || bootPadBytes(r.bundleBytes, 16384) === null });
+      expect(r.layout).toMatchObject({ protected: protectedLayout(BOARDS.pico, r.bundleBytes, solverTablesFor(5)) !== null });
       // The tool started it (load()); it resumes the game: the row and its key pegs, the console locked.
       board.advance(500);
       expect(board.errors).toEqual([]);
@@ -391,13 +394,11 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       });
       expect(r.board).toMatchObject({ version: expect.stringMatching(/^2v29/), board: "LINUX", files: [] });
       const tables = solverTablesFor(5);
-      // the pad is there exactly when this bundle's .bootcde does not end on one of the Pico's 16 KB pages (and it fits)
-      const pad = r.padBytes === undefined ? [] : [{ name: PAD_FILE, bytes: r.padBytes, crc32: crc32(new Uint8Array(r.padBytes)) }];
+      // the tables in .bootcde's last page, and the pad exactly when this bundle's .bootcde does not end on one of the
+      // Pico's 16 KB pages (and it fits), then the other tables
       expect(r.padBytes).toBe(bootPad(BOARDS.pico, readFileSync(bundle).length, tables) ?? undefined);
       expect(r.verified).toEqual([
-        { name: BOOT_FILE, bytes: readFileSync(bundle).length, crc32: crc32(readFileSync(bundle)) },
-        ...pad,
-        ...tables.map((t) => ({ name: t.name, bytes: t.bytes.length, crc32: crc32(t.bytes) })),
+        ...flashOrder(new Uint8Array(readFileSync(bundle))).map((f) => ({ name: f.name, bytes: f.bytes.length, crc32: crc32(f.bytes) })),
       ]);
       expect(r.layout).toMatchObject({ protected: true });
       // Espruino for Linux has no B15, so the firmware fails as it starts. The CLI quits 500 ms after the board's last
@@ -434,12 +435,10 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       const r = await flash({ ...opts, erase: true });
       expect(r.exitCode, text).toBe(0);
       expect(text).toContain("erasing the board's whole Storage (--erase)");
-      expect(r.verified!.map((v) => v.name)).toEqual([BOOT_FILE, PAD_FILE, ...solverTablesFor(5).map((t) => t.name)]);
-      expect(await ask<string[]>(real.port, 'require("Storage").list()')).toEqual([
-        BOOT_FILE,
-        PAD_FILE,
-        ...solverTablesFor(5).map((t) => t.name),
-      ]);
+      const order = flashOrder(new Uint8Array(r.bundleBytes)).map((f) => f.name);
+      expect(order).toContain(PAD_FILE);
+      expect(r.verified!.map((v) => v.name)).toEqual(order);
+      expect(await ask<string[]>(real.port, 'require("Storage").list()')).toEqual(order);
       // load(".bootcde") at the end of the upload ran it.
       expect(await ask(real.port, "bootedFrom")).toBe("brainboard-test");
     });
@@ -457,7 +456,7 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       await expect(flash({ ...opts, bundle: locking })).rejects.toThrow(/console is locked/);
     });
 
-    it("lands the files in flash in the order .bootcde, pad, tables, the tables on a page boundary, and a save written afterwards after them", async () => {
+    it("lands the files in flash in the order .bootcde, the tables in its page, pad, the other tables on a page boundary, and a save written afterwards after them", async () => {
       real = await startRealEspruino();
       // The Linux build's flash pages: 1 KB (scripts/build_platform_config.py gives LINUX its default flash_page_size of
       // 1024, over boards/LINUX.py's 256 KB), not the Pico's 16 KB; a Pico page boundary is a Linux one too.
@@ -467,7 +466,8 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       const firmware = join(dir, "linux-firmware-layout.js");
       writeFileSync(firmware, LINUX_FIRMWARE);
       const bytes = readFileSync(firmware).length;
-      const pad = pageAlignPad(storageFootprint(bytes), BOARDS.pico.storagePageBytes)!;
+      const boot = bootLayout(bytes, solverTablesFor(5), BOARDS.pico.storagePageBytes);
+      const pad = boot.pad!;
       expect(pad).toBeGreaterThan(0); // this firmware does not end on a page: the pad is needed
       let text = "";
       const r = await flash({
@@ -480,20 +480,23 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
       });
       expect(r.exitCode, text).toBe(0);
       expect(r.padBytes).toBe(pad);
-      const order = [BOOT_FILE, PAD_FILE, ...solverTablesFor(5).map((t) => t.name)];
+      const order = [BOOT_FILE, ...boot.inPage.map((t) => t.name), PAD_FILE, ...boot.rest.map((t) => t.name)];
       // Storage's own list is in Storage order; the flash file says where each file is.
       expect(await ask(real.port, 'require("Storage").list()')).toEqual(order);
       const flashed = readFlashFile(real.dir);
       expect(flashed.map((f) => f.name)).toEqual(order);
       expect(flashed[0]).toMatchObject({ offset: 0, size: bytes, flags: 0 });
-      expect(flashed[1]).toMatchObject({ offset: storageFootprint(bytes), size: pad });
-      expect(flashed[2].offset).toBe(BOARDS.pico.storagePageBytes); // the first table starts the Pico's second page
-      expect(flashed[2].offset % page.length).toBe(0);
+      const padAt = 1 + boot.inPage.length;
+      expect(flashed[1]).toMatchObject({ offset: storageFootprint(bytes) });
+      expect(flashed[padAt]).toMatchObject({ size: pad });
+      // the pad ends the Pico's first page: what follows (the other tables, or the save) starts its second
+      expect(flashed[padAt].offset + storageFootprint(pad)).toBe(BOARDS.pico.storagePageBytes);
+      expect(BOARDS.pico.storagePageBytes % page.length).toBe(0);
       expect(r.layout).toEqual({
         files: flashed.map((f) => ({ name: f.name, offset: f.offset, bytes: f.size })),
         protected: true,
       });
-      expect(text).toContain("layout: .bootcde at 0, .bbpad at");
+      expect(text).toMatch(/layout: \.bootcde at 0, (bb\.t\.\S+ at \d+, )+\.bbpad at \d+/);
       // A save written afterwards goes after the tables; rewritten, the old copy is trash, and a compaction (which
       // starts at the tables' page at the earliest) leaves .bootcde and its pad where and as they were.
       const last = flashed[flashed.length - 1];
@@ -573,12 +576,12 @@ describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
         expect(text).toContain("warning: bb.s0: checksum mismatch, not kept");
         // The layout, from the interpreter's flash file: .bootcde at 0, its pad, the tables from a page boundary, then
         // the save right after the last table (then .boot0, the board model, written after the flash).
-        const tables = solverTablesFor(5).map((t) => t.name);
-        const pad = r!.padBytes === undefined ? [] : [PAD_FILE];
-        const order = [BOOT_FILE, ...pad, ...tables, "bb.s1"];
+        const files = flashOrder(new Uint8Array(r!.bundleBytes)).map((f) => f.name);
+        const pad = files.includes(PAD_FILE) ? [PAD_FILE] : [];
+        const order = [...files, "bb.s1"];
         expect(flashed.map((f) => f.name)).toEqual(order);
         expect(flashed[0].offset).toBe(0);
-        if (pad.length) expect(flashed[2].offset % BOARDS.pico.storagePageBytes).toBe(0);
+        if (pad.length) expect(flashed[files.indexOf(PAD_FILE) + 1].offset % BOARDS.pico.storagePageBytes).toBe(0);
         const last = flashed[flashed.length - 2];
         expect(flashed.at(-1)).toMatchObject({ name: "bb.s1", offset: last.offset + storageFootprint(last.size) });
         expect(r!.layout).toEqual({
