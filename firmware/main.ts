@@ -19,8 +19,12 @@ import { lockConsole } from "./device/console";
 
 /** A key seen down this soon after boot was held at power-on (the scanner reports it after ~3 scans). */
 const SELFTEST_WINDOW_MS = 40;
-/** Between two slices of background work, key scans and LED updates get their turn (each slice is a task of its own). */
-const THINK_GAP_MS = 10;
+/**
+ * A slice of background work starts at most this often: between two, key scans and LED updates get their turn (each
+ * slice is a task of its own). A slice that ran longer (on a Pico, where a few evaluations take longer than SLICE_MS)
+ * is followed by the next 1 ms later, so the work is not held up by a fixed pause after each slice.
+ */
+const THINK_PERIOD_MS = 10;
 /**
  * A slice of background work ends after this long (ms on the interpreter's clock; ~0.1 s on a Pico),
  * or after SOLVER_SLICE evaluations. None runs in a key's task: the key's frame goes out first.
@@ -116,10 +120,10 @@ function start(): void {
       });
       if (app.takeSave()) saveSoon();
     }
-    thinkLater(THINK_GAP_MS);
+    thinkLater(Math.max(1, sliceEnd * 1000 - SLICE_MS + THINK_PERIOD_MS - nowMs()));
   }
 
-  /** The next slice of background work: at once after a key's task (a task of its own), or THINK_GAP_MS after a slice. */
+  /** The next slice of background work: at once after a key's task (a task of its own), or `gap` ms after a slice. */
   function thinkLater(gap: number): void {
     if (play.busy) sched.at(SLOT_THINK, nowMs() + gap, think);
   }
