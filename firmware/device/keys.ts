@@ -27,10 +27,10 @@ export const STUCK_SCAN_MS = 50;
 /**
  * Polling period once the keys down have been settled for STEADY_AFTER_MS: a key held for a while is looked at less
  * often (a second key pressed meanwhile, or the release, is seen up to this much later). Taps, even 33 a second, never
- * get there.
+ * get there; an OK held while the unit thinks soon does (on a Pico a scan takes tens of milliseconds of its thought).
  */
 export const STEADY_SCAN_MS = 20;
-export const STEADY_AFTER_MS = 100;
+export const STEADY_AFTER_MS = 30;
 
 const WATCH: WatchOptions = { repeat: true, edge: "falling" };
 
