@@ -80,18 +80,11 @@ export function solverTableName(rules: Rules): string {
   return "bb.t." + rules.preset + (rules.harder ? "+" : "");
 }
 
-/** Packs digits (hole 0 most significant). */
+/** Packs digits as the tables do (base `symbols`, hole 0 most significant). */
 export function packCode(digits: ArrayLike<number>, symbols: number): number {
   let v = 0;
   for (let i = 0; i < digits.length; i++) v = v * symbols + digits[i];
   return v;
-}
-
-/** The code of a packed value. */
-export function unpackCode(v: number, pegs: number, symbols: number): Code {
-  const code: Code = [];
-  for (let i = 0; i < pegs; i++, v = Math.floor(v / symbols)) code.unshift(v % symbols);
-  return code;
 }
 
 /**
@@ -154,10 +147,10 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const symbolOf = "-0------1-8------------5--42-7-3----6";
 
   const byteOf = byteCounts;
-  /** A code as the table packs it (base `symbols`) as the unit holds it: 4 bits a hole, hole 0 most significant. */
-  function fromPacked(v: number): number {
+  /** The guess the table holds at bit `p` (packed in base `symbols`) as the unit holds codes: 4 bits a hole, hole 0 most significant. */
+  function tableGuess(p: number): number {
     let n = 0;
-    for (let i = 0; i < pegs; i++, v = (v - (v % symbols)) / symbols) n |= (v % symbols) << (4 * i);
+    for (let i = 0, v = bits(p, packBits); i < pegs; i++, v = (v - (v % symbols)) / symbols) n |= (v % symbols) << (4 * i);
     return n;
   }
   function pack(digits: ArrayLike<number>): number {
@@ -459,7 +452,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     let g = list[0];
     if (count > 2) {
       if (bits(p++, 1)) {
-        g = fromPacked(bits(p, packBits));
+        g = tableGuess(p);
         p += packBits;
       } else {
         let n = 0;
@@ -477,7 +470,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const r = applied;
     if (r >= rowCount) {
       job = JOB_READY;
-      if (book) guess = fromPacked(bits(at, packBits));
+      if (book) guess = tableGuess(at);
       else if (hinting && !r) {
         // Every valid secret fits: no need to count them.
         list[0] = pack(codeAt(rules, true, 0));
@@ -504,7 +497,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       book = false;
       applied = rowCount;
       // A row's guess that is not the table's: the table no longer applies.
-      if (fromPacked(bits(at, packBits)) !== rowGuess[r]) return;
+      if (tableGuess(at) !== rowGuess[r]) return;
       let p = at + packBits;
       // One bit per class, class 0 first, set for the classes with a child: how many, and which child is the played class's.
       const w = (bits(p, 15) << (winClass - 15)) | bits(p + 15, winClass - 15);
