@@ -71,6 +71,7 @@ import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../hardware/profi
 import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware, ROOT } from "./build.ts";
 import {
   bootLayout,
+  largestProtected,
   protectedLayout,
   SOLVER_TABLE_NAMES,
   solverTablesFor,
@@ -479,8 +480,7 @@ export function padRefusal(board: BoardInfo, bundleBytes: number, tables: Solver
   const pad = bootLayout(bundleBytes, tables, board.storagePageBytes).pad;
   if (pad === null || protectedLayout(board, bundleBytes, tables)) return null;
   const used = storageUse(bundleBytes, tables, board.storagePageBytes);
-  let largest = bundleBytes - (bundleBytes % 4);
-  while (largest > 0 && !protectedLayout(board, largest, tables)) largest -= 4;
+  const largest = largestProtected(board, tables, bundleBytes);
   return [
     `warning: ${BOOT_FILE} (${bundleBytes} bytes) does not end on a ${board.storagePageBytes}-byte flash page, and the pad that would fill its last page`,
     `  (${PAD_FILE}, ${pad} bytes) leaves less than ${STATE_RESERVE_BYTES} bytes of the ${board.name}'s Storage for saved state (${used} of ${board.storageBytes} bytes used):`,

@@ -88,6 +88,13 @@ export function protectedLayout(board: BoardInfo, bundleBytes: number, tables: S
   return bootLayout(bundleBytes, tables, board.storagePageBytes);
 }
 
+/** The largest bundle (a multiple of 4 bytes, at most `from`) that protectedLayout still lays out on `board` with `tables`; 0: none. */
+export function largestProtected(board: BoardInfo, tables: SolverTable[], from = board.storageBytes): number {
+  let size = from - (from % 4);
+  while (size > 0 && !protectedLayout(board, size, tables)) size -= 4;
+  return size;
+}
+
 /** The pad npm run flash writes into empty Storage on `board` (its data size; protectedLayout), or null: none. */
 export function bootPad(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): number | null {
   return protectedLayout(board, bundleBytes, tables)?.pad ?? null;

@@ -9,7 +9,7 @@ import {
   bootLayout,
   bootPad,
   bootPadBytes,
-  protectedLayout,
+  largestProtected,
   solverTablesFor,
   storageUse,
   type SolverTable,
@@ -167,8 +167,7 @@ describe("npm run flash -- --dry-run", () => {
     // .bootcde ending 32 bytes short of a page: too little for a file, so the page after is filled too.
     expect(bootLayout(16320, tables, 16384).pad! + 32 + footprints(bootLayout(16320, tables, 16384).inPage)).toBe(32 + 16384);
     // The largest that gets the layout; past it, the rest of the tables and the saves no longer fit the last page.
-    let largest = 32764;
-    while (!protectedLayout(BOARDS.pico, largest, tables)) largest -= 4;
+    const largest = largestProtected(BOARDS.pico, tables, 32764);
     expect(largest).toBeGreaterThan(31000);
     expect(storageUse(largest, tables, 16384)).toBeLessThanOrEqual(49152 - 4096);
     expect(bootPadBytes(32734, 16384)).toBeNull();

@@ -18,7 +18,7 @@ import { describe, expect, it } from "vitest";
 import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware/boards.ts";
 import { flashFiles, saveCrc, slotFiles, uploadScript } from "../../firmware/tools/flash.ts";
 import { keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
-import { bootLayout, bootPad, protectedLayout, solverTablesFor } from "../../firmware/tools/tables.ts";
+import { bootLayout, bootPad, largestProtected, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { VirtualBoard, BOOT_FILE } from "../../sim/board.ts";
 import { bytesFromString, readImage, VirtualStorage, type CompactionCut } from "../../sim/storage.ts";
 import { Prng } from "../../sim/random.ts";
@@ -41,11 +41,7 @@ function boardWith(write: (storage: VirtualStorage) => void): VirtualBoard {
 }
 
 /** The largest .bootcde (a multiple of 4 bytes) that npm run flash still lays out out of compaction's way on R1 with the tables. */
-const LARGEST = (() => {
-  let size = 32764;
-  while (!protectedLayout(BOARDS.pico, size, TABLES)) size -= 4;
-  return size;
-})();
+const LARGEST = largestProtected(BOARDS.pico, TABLES, 32764);
 
 /** Storage as npm run flash writes `firmware` into empty Storage: the tool's own upload, played as the board would. */
 function flashedByTool(firmware: string): VirtualBoard {
