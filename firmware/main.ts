@@ -109,7 +109,8 @@ function start(): void {
 
   /** Background work (the unit's guess, an answer's check, hints) in slices between other work, so keys and LEDs stay responsive. */
   function think(): void {
-    sliceEnd = getTime() + SLICE_MS / 1000;
+    const started = getTime();
+    sliceEnd = started + SLICE_MS / 1000;
     firstAsk = true;
     // The frame changes only when the work is done (the thinking light steps on the render slot, by time):
     // then it is drawn, the tune played and the state saved, each in a task after this one.
@@ -120,7 +121,7 @@ function start(): void {
       });
       if (app.takeSave()) saveSoon();
     }
-    thinkLater(Math.max(1, sliceEnd * 1000 - SLICE_MS + THINK_PERIOD_MS - nowMs()));
+    thinkLater(Math.max(1, THINK_PERIOD_MS - (getTime() - started) * 1000));
   }
 
   /** The next slice of background work: at once after a key's task (a task of its own), or `gap` ms after a slice. */
