@@ -23,6 +23,12 @@
  * guess: a row's filter, the table's split, the unit's own choice) counts one evaluation per
  * candidate. The stop callback is asked every ASK_EVERY evaluations.
  *
+ * Where the book ends, the move's guess often comes before the enumeration does: the table's guess
+ * there is packed where the enumeration is long (the guess is known once 3 candidates are found, so
+ * that the node has a guess at all). step() returns with that guess, and the rest of the
+ * enumeration (which the next move needs: the table's candidates always fit the list) goes on in
+ * ponder() while the player answers, or in the next move's step().
+ *
  * Table format 3 (bits, most significant first; see also firmware/tools/solver/README.md):
  *   header: byte 0 = TABLE_VERSION, byte 1 = pegs * 16 + symbols; the root (a book node) follows.
  *   book node (the unit does not hold the candidates): guess (packed, ceil(log2(symbols^pegs)) bits);
@@ -63,9 +69,14 @@ export interface SolverState {
   /**
    * Works for at most `budget` evaluations, and stops sooner once `stop` (asked before the first
    * evaluation and then every ASK_EVERY: one takes 0.1 to 0.3 ms on the interpreter's Linux build)
-   * says the time slice is over; true when done.
+   * says the time slice is over; true when the guess is ready (the hints: when done).
    */
   step(budget: number, stop?: () => boolean): boolean;
+  /**
+   * Goes on with the work left once step() has returned an early guess (the enumeration the next
+   * move needs), for at most `budget` evaluations or until `stop`; true when none is left.
+   */
+  ponder(budget: number, stop?: () => boolean): boolean;
   /** The guess once ready; null on contradictory rows (or while working). */
   guess(): Code | null;
   /** Evaluations done since creation (the bench reads it). */
@@ -175,6 +186,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let applied = 0;
   let at = table ? 16 : -1;
   let book = at >= 0;
+  // May the move's guess come before the enumeration ends (it is for all the rows, at a table's candidate node)?
+  let early = false;
   // Candidates of the position once `known` (all of them unless `overflow`), and how many fit in all.
   let known = false;
   let overflow = false;
@@ -258,6 +271,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function startEnumeration(rows: number): void {
     // (start() wrote slot 0.)
     enumRows = rows;
+    early = rows === rowCount && at >= 0;
     count = total = 0;
     overflow = known = false;
     depth = 0;
@@ -465,6 +479,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     return g;
   }
 
+  /** During an enumeration for all the rows, once 3 candidates are found: the table's guess if packed (an index's width needs their number). */
+  function earlyGuess(): void {
+    if (bits(at, 1)) guess = tableGuess(at + 1);
+    early = false;
+  }
+
   /** Applies the next row to the position (no evaluations itself), or decides the guess after the last. */
   function advance(): void {
     const r = applied;
@@ -485,9 +505,11 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         guess = count ? (at >= 0 ? candidateNodeGuess() : -1) : -2;
         if (guess === -1) {
           at = -1;
-          tries = Math.min(count, (POLICY_BUDGET / count) | 0) || 1;
+          tries = Math.min(count, (POLICY_BUDGET / count) | 0);
           trying = bestParts = 0;
-          startPass(list[0], -1);
+          // (One guess to try: it is the guess, no pass needed.)
+          if (tries > 1) startPass(list[0], -1);
+          else guess = list[0];
         }
       }
       return;
@@ -531,12 +553,16 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function start(rows: Row[]): void {
     // The same rows again: go on with the work, or keep what it found.
     if (rows.length === rowCount) return;
-    // Fewer rows (a mistake: a new game needs a new state), or a move cut short: start again from the first row.
-    if (rows.length < rowCount || job !== JOB_READY) {
+    early = false;
+    // Fewer rows (a mistake: a new game needs a new state), or a move cut short: start again from the first row. An
+    // enumeration where the book ended goes on (its rows are still the first ones, and its candidates fit the list), and
+    // the rows after it are applied when it ends.
+    if (rows.length < rowCount || (job !== JOB_READY && !(job === JOB_ENUMERATE && at >= 0))) {
       applied = 0;
       known = overflow = false;
       at = table ? 16 : -1;
       book = at >= 0;
+      job = JOB_ADVANCE;
     }
     rowCount = rows.length;
     for (let r = 0; r < rowCount; r++) {
@@ -546,23 +572,33 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       stCommon[r] = (stExact[r] = fb.exact) + fb.near;
     }
     guess = -1;
-    job = JOB_ADVANCE;
+    if (job === JOB_READY) job = JOB_ADVANCE;
+  }
+
+  /** Works for at most `budget` evaluations or until `stop`; true when done, or (`toGuess`) once the guess is ready. */
+  function run(budget: number, stop: (() => boolean) | undefined, toGuess: boolean): boolean {
+    while (job !== JOB_READY) {
+      if (job === JOB_ADVANCE) advance();
+      else if (toGuess && guess >= 0) return true;
+      else if (budget <= 0 || (stop && stop())) return false;
+      else {
+        // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
+        // state machine, so this does exactly what one call with the whole budget would.
+        const n = budget < ASK_EVERY ? budget : ASK_EVERY;
+        budget -= n - (job === JOB_ENUMERATE ? enumerate(n) : pass(n));
+        if (early && count > 2) earlyGuess();
+      }
+    }
+    return true;
   }
 
   return {
     start: start,
     step: function (budget: number, stop?: () => boolean): boolean {
-      while (job !== JOB_READY) {
-        if (job === JOB_ADVANCE) advance();
-        else if (budget <= 0 || (stop && stop())) return false;
-        else {
-          // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
-          // state machine, so this does exactly what one call with the whole budget would.
-          const n = budget < ASK_EVERY ? budget : ASK_EVERY;
-          budget -= n - (job === JOB_ENUMERATE ? enumerate(n) : pass(n));
-        }
-      }
-      return true;
+      return run(budget, stop, true);
+    },
+    ponder: function (budget: number, stop?: () => boolean): boolean {
+      return run(budget, stop, false);
     },
     guess: function (): Code | null {
       return guess < 0 ? null : unpack(guess);

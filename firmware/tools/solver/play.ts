@@ -1,6 +1,8 @@
 /**
  * Plays the unit's codebreaker (firmware/core/solver.ts, the very code the device runs) against
- * secrets and measures it: guesses per game, and feedback evaluations per move done on the unit.
+ * secrets and measures it: guesses per game, and feedback evaluations per move done on the unit. Between
+ * two moves the unit ponders (it finishes the work its guess came before while the player answers): a
+ * move's evaluations are those after the answer, with the pondering done (it is counted apart).
  * Used by the generator (to check a table before writing it), the bench and the tests.
  */
 import { codeAt } from "../../core/codes.ts";
@@ -18,9 +20,12 @@ export interface PlayStats {
   /** Games not solved within the preset's rows. */
   unsolved: number;
   moves: number;
-  /** Evaluations summed over all moves, and the most in one move. */
+  /** Evaluations summed over all moves, and the most in one move (after the answer). */
   evals: number;
   maxMoveEvals: number;
+  /** Evaluations pondered between two moves, summed and the most: a player who answers at once waits for them too. */
+  ponderEvals: number;
+  maxPonderEvals: number;
   /** Slices that did more evaluations than their budget (must stay 0). */
   budgetOverruns: number;
   /** Guess count per game, by game index, when asked for. */
@@ -57,6 +62,15 @@ export function playGame(rules: Rules, table: Uint8Array | undefined, secret: Co
     stats.evals += moveEvals;
     stats.maxMoveEvals = Math.max(stats.maxMoveEvals, moveEvals);
     const guess = solverGuess(s);
+    const ponderStart = s.evals();
+    for (;;) {
+      const before = s.evals();
+      const done = s.ponder(slice);
+      if (s.evals() - before > slice) stats.budgetOverruns++;
+      if (done) break;
+    }
+    stats.ponderEvals += s.evals() - ponderStart;
+    stats.maxPonderEvals = Math.max(stats.maxPonderEvals, s.evals() - ponderStart);
     if (!guess) throw new Error(`the solver found a contradiction playing against ${secret.join("")} after ${JSON.stringify(rows)}`);
     const invalid = checkGuess(rules, guess);
     if (invalid) throw new Error(`the solver played an invalid guess ${guess.join("")} (${invalid.reason})`);
@@ -68,7 +82,18 @@ export function playGame(rules: Rules, table: Uint8Array | undefined, secret: Co
 }
 
 export function emptyStats(): PlayStats {
-  return { games: 0, guesses: 0, worst: 0, unsolved: 0, moves: 0, evals: 0, maxMoveEvals: 0, budgetOverruns: 0 };
+  return {
+    games: 0,
+    guesses: 0,
+    worst: 0,
+    unsolved: 0,
+    moves: 0,
+    evals: 0,
+    maxMoveEvals: 0,
+    ponderEvals: 0,
+    maxPonderEvals: 0,
+    budgetOverruns: 0,
+  };
 }
 
 /** Plays every secret (or the chosen ones) and sums up. */
