@@ -59,6 +59,12 @@ export interface EncodePlan {
   bookNodes: Set<TreeNode>;
   /** For each candidate child of a book node: its candidates (secret indexes) in the unit's enumeration order. */
   takeoverLists: Map<TreeNode, number[]>;
+  /**
+   * Candidate children of book nodes whose guess is written packed although it is one of the candidates: those whose
+   * enumeration is long. The unit plays such a guess once its enumeration has found 3 candidates, and finishes it while
+   * the player answers (an index's width needs their number).
+   */
+  packedTakeovers: Set<TreeNode>;
   /** Candidate nodes whose subtree the unit chooses itself (written as 11). */
   policyNodes: Set<TreeNode>;
 }
@@ -88,14 +94,18 @@ export function encodeTable(root: TreeNode, plan: EncodePlan, stats?: EncodeStat
   const all: number[] = [];
   for (let i = 0; i < space.secrets.length; i++) all.push(i);
 
-  /** A candidate node the table spells out (not one left to the unit): its guess, then per child of 3 or more candidates a flag (set: the table goes on below), then those subtrees. */
-  const candidateNode = (node: TreeNode, set: number[]): Bits => {
+  /**
+   * A candidate node the table spells out (not one left to the unit): its guess, then per child of 3 or more candidates a
+   * flag (set: the table goes on below), then those subtrees; at a `takeover` node (a book node's candidate child) the
+   * guess packed where the plan says so.
+   */
+  const candidateNode = (node: TreeNode, set: number[], takeover?: boolean): Bits => {
     const out = new Bits();
     const n = set.length;
     if (n <= 2) return out; // the unit guesses set[0]: optimal for one or two candidates
     st.candidateNodes++;
     const asSecret = space.guessAsSecret[node.guess];
-    const index = asSecret >= 0 ? set.indexOf(asSecret) : -1;
+    const index = asSecret >= 0 && !(takeover && plan.packedTakeovers.has(node)) ? set.indexOf(asSecret) : -1;
     if (index >= 0) {
       out.write(0, 1);
       out.write(index, bitsFor(n));
@@ -137,7 +147,7 @@ export function encodeTable(root: TreeNode, plan: EncodePlan, stats?: EncodeStat
         const sub = new Bits();
         const table = !plan.policyNodes.has(child);
         sub.write(table ? 1 : 0, 1);
-        if (table) sub.append(candidateNode(child, list));
+        if (table) sub.append(candidateNode(child, list, true));
         else st.policyNodes++;
         subtrees.push(sub);
       }

@@ -43,6 +43,8 @@ export interface TableRecord {
   worstGuesses: number;
   meanEvalsPerMove: number;
   maxEvalsPerMove: number;
+  /** The most evaluations the unit ponders between two moves (while the player answers). */
+  maxPonderEvals: number;
   bookNodes: number;
   candidateNodes: number;
   policyNodes: number;
@@ -153,7 +155,14 @@ class Planner {
       if (si >= 0) this.secretGuess[si] = gi;
     });
     this.packBits = bitsFor(Math.pow(space.symbols, space.pegs));
-    this.plan = { space, split: (set, gi) => this.split(set, gi), bookNodes: new Set(), takeoverLists: new Map(), policyNodes: new Set() };
+    this.plan = {
+      space,
+      split: (set, gi) => this.split(set, gi),
+      bookNodes: new Set(),
+      takeoverLists: new Map(),
+      packedTakeovers: new Set(),
+      policyNodes: new Set(),
+    };
   }
 
   split(set: number[], gi: number): Map<number, number[]> {
@@ -194,6 +203,9 @@ class Planner {
         if (tooMany)
           throw new Error(`${this.v.key}: ${found.candidates.length} candidates where the unit takes over, over its ${CANDIDATE_CAP}`);
         this.plan.takeoverLists.set(child, list);
+        // Where the enumeration is long, the guess is packed (more bits than an index): the unit plays it once it has found
+        // 3 candidates, not all (an index's width needs their number).
+        if (enumWork(found.evals, childPath.length) > EARLY_WORK) this.plan.packedTakeovers.add(child);
         this.takeovers.push({ node: child, list, work });
       }
     }
@@ -238,7 +250,8 @@ class Planner {
     // (Below it too, the unit passes over these candidates and chooses again: up to n + POLICY_BUDGET in a move.)
     if (before + policyWork(n) > WORK_MAX || passWork(n) + policyWorkBelow(n) > WORK_MAX) policy = Infinity;
     const asSecret = this.space.guessAsSecret[node.guess];
-    let bits = 1 + (asSecret >= 0 && list.includes(asSecret) ? bitsFor(n) : this.packBits);
+    const packed = !(asSecret >= 0 && list.includes(asSecret)) || this.plan.packedTakeovers.has(node);
+    let bits = 1 + (packed ? this.packBits : bitsFor(n));
     let cost = n;
     const sub: number[] = [];
     for (const [c, kid] of this.splitOf(node, list)) {
@@ -290,6 +303,11 @@ function policyWorkBelow(n: number): number {
 }
 /** The most work in one move the generator plans for: about 45 ms on the interpreter, under the 60 ms bound. */
 export const WORK_MAX = 300;
+/**
+ * A takeover whose enumeration costs more has its guess packed, so that the unit plays it before the enumeration ends
+ * (after 3 candidates) and finishes it while the player answers: about 30 ms on the interpreter.
+ */
+const EARLY_WORK = 350;
 /** Where the unit's own choice plays as well as the tree, it is left to the unit if it costs at most this much work. */
 const TIE_WORK = 20;
 
@@ -369,6 +387,7 @@ function generate(v: Variant, fresh: boolean): TableRecord {
     worstGuesses: play.worst,
     meanEvalsPerMove: play.evals / play.moves,
     maxEvalsPerMove: play.maxMoveEvals,
+    maxPonderEvals: play.maxPonderEvals,
     bookNodes: stats.bookNodes,
     candidateNodes: stats.candidateNodes,
     policyNodes: stats.policyNodes,
@@ -397,7 +416,7 @@ async function main(): Promise<void> {
     console.log(
       `${v.key}: ${record.bytes} bytes (${record.bookNodes} book, ${record.candidateNodes} candidate, ${record.policyNodes} left to the unit); ` +
         `${record.averageGuesses.toFixed(4)} guesses on average over ${record.allSecrets ? "all " : "a sample of "}${record.games} secrets, worst ${record.worstGuesses}; ` +
-        `evaluations per move ${record.meanEvalsPerMove.toFixed(0)} mean, ${record.maxEvalsPerMove} max`,
+        `evaluations per move ${record.meanEvalsPerMove.toFixed(0)} mean, ${record.maxEvalsPerMove} max, ${record.maxPonderEvals} most pondered`,
     );
     const ordered: Record<string, TableRecord> = {};
     for (const x of VARIANTS) if (manifest.tables[x.key]) ordered[x.key] = manifest.tables[x.key];

@@ -152,7 +152,7 @@ export const VARIANTS: Variant[] = [
     sampledPool: 0,
     takeoverWork: 3000,
     maxBookLevel: 4,
-    maxBytes: 7200,
+    maxBytes: 7400,
     sample: 0,
     targetAverage: 5.83,
     targetWorst: 0,
