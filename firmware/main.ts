@@ -126,7 +126,7 @@ function start(): void {
 
   /** The next slice of background work: at once after a key's task (a task of its own), or `gap` ms after a slice. */
   function thinkLater(gap: number): void {
-    if (play.busy) sched.at(SLOT_THINK, nowMs() + gap, think);
+    if (play.busy || play.pondering) sched.at(SLOT_THINK, nowMs() + gap, think);
   }
 
   function onKey(key: number, down: boolean): void {

@@ -102,6 +102,11 @@ export class CodebreakerScreen implements GameScreen {
   /** The solver's work in hand is done (its guess or hint is ready), and waits for a slice with time to use it. */
   private stepped?: boolean;
   busy?: boolean;
+  /**
+   * The unit's guess is played and the player answers it: meanwhile the solver goes on with the work its next move needs
+   * (the enumeration its guess came before), in the same slices, with no light.
+   */
+  pondering?: boolean;
   /** When the work in hand began (ms): the thinking light steps along with the time it takes. */
   busySince!: number;
   /** The answer just given to the unit (secret in the head), being checked for a contradiction before it counts. */
@@ -416,6 +421,7 @@ export class CodebreakerScreen implements GameScreen {
       else {
         const guess = (this.solver as SolverState).guess();
         if (guess) r = submitGuess(m, guess);
+        this.pondering = true;
       }
       if (!r || !r.ok) return;
       this.match = r.state;
@@ -428,7 +434,12 @@ export class CodebreakerScreen implements GameScreen {
     const m = this.match as MatchState;
     // The match moved on (a new match): what was being worked out no longer matters.
     if (m !== this.solverFor) this.busy = false;
-    if (!this.busy) return false;
+    if (!this.busy) {
+      // Until the answer comes (the next move goes on with what is left then).
+      if (this.pondering && (this.mode() !== KEY_FEEDBACK || (this.solver as SolverState).ponder(SOLVER_SLICE, this.sliceOver)))
+        this.pondering = false;
+      return false;
+    }
     const checking = this.checking;
     if (checking) {
       if (!checking.step(SOLVER_SLICE, this.sliceOver)) return false;
