@@ -6,6 +6,7 @@
  *
  * - move: the unit's move as codebreaker (role 4), from createSolver / start in the key's task
  *   through slices of SLICE_MS (each a task of its own) until the guess is ready;
+ * - ponder: after each move, the rest of its work (the unit does it while the player answers);
  * - check: an answer given with the secret in the head, checked for a contradiction (conflict.ts);
  * - hint: the hints for a human codebreaker (role 3) after each row, in idle time.
  *
@@ -85,6 +86,7 @@ const table = BENCH[3][tableName];
 const moves = figures();
 const checks = figures();
 const hints = figures();
+const ponders = figures();
 const gameOf: number[] = [];
 let check: ReturnType<typeof createConflictSearch> | null = null;
 const want = (k: string) => BENCH[4].indexOf(k) >= 0;
@@ -129,10 +131,17 @@ for (let g = 0; g < BENCH[2].length; g++) {
     );
     gameOf.push(g);
     const guess = solver.guess() as Code;
+    sliced(
+      ponders,
+      function () {},
+      function (budget, stop) {
+        return solver.ponder(budget, stop);
+      },
+    );
     const fb = feedback(guess, secret);
     rows.push({ guess: guess, feedback: fb });
     if (fb.exact === rules.pegs) break;
   }
 }
-print("RESULT " + JSON.stringify([moves, checks, hints, gameOf]));
+print("RESULT " + JSON.stringify([moves, checks, hints, gameOf, ponders]));
 quit();

@@ -12,7 +12,9 @@
  * `--worst` games with the most evaluations in one move among a larger sample played in Node (for
  * the max). Every game is played `--runs` times and each move's least time is kept (the machine is
  * shared). Figures: busy ms per move, mean and max; the longest uninterrupted piece of work (between
- * two questions to the stop callback, or a slice's start or end); the longest slice. Also, with
+ * two questions to the stop callback, or a slice's start or end); the longest slice. A move is the work
+ * after the answer: the unit's pondering between a move and the answer (the rest of an enumeration its
+ * guess came before) is the `ponder` row, which a player answering at once would wait for too. Also, with
  * --what: the check of an answer given with the secret in the head (conflict.ts), and the hints
  * after each row. Renders are not included (the firmware re-renders between slices).
  *
@@ -44,8 +46,8 @@ const SEED = 13;
 
 /** As moves-entry.ts prints them (arrays, which the minifier leaves alone): per move ms, longest piece, longest slice, slices. */
 type Figures = [number[], number[], number[], number[]];
-/** Moves, checks, hints, and each move's game. */
-type RunResult = [Figures, Figures, Figures, number[]];
+/** Moves, checks, hints, each move's game, and the pondering after each move. */
+type RunResult = [Figures, Figures, Figures, number[], Figures];
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -66,6 +68,7 @@ function hardest(v: Variant, pool: ArrayLike<number>, count: number, exclude: Se
       s.step(Infinity);
       most = Math.max(most, s.evals() - before);
       const g = s.guess() as Code;
+      s.ponder(Infinity);
       const fb = feedback(g, secret);
       rows.push({ guess: g, feedback: fb });
       if (fb.exact === v.rules.pegs) break;
@@ -183,6 +186,7 @@ async function main(): Promise<void> {
       pieceMs: summary(moves, all).pieceMs,
       sliceMs: summary(moves, all).sliceMs,
     };
+    row.ponder = summary(least(results.map((r) => r[4])), all);
     if (what.includes("check") && results[0][1][0].length) row.check = summary(least(results.map((r) => r[1])), all);
     if (what.includes("hint")) row.hint = summary(least(results.map((r) => r[2])), all);
     report[v.key] = row;
