@@ -173,6 +173,66 @@ describe("issue 8: the unit breaks codes from its tables (RULES.md 3, role 4)", 
     expect(u.board.errors).toEqual([]);
   });
 
+  it("while you work out your answer the unit ponders: the move after a long enumeration comes sooner the longer you take", () => {
+    const rules = rulesFor("race", true);
+    const table = tableOf(rules);
+    // A game where the table's guess comes before a long enumeration, which the unit then finishes in the background.
+    let secret: Code = [];
+    let early = -1;
+    for (let i = 0; early < 0; i++) {
+      secret = codeAt(rules, true, (i * 7919) % codeSpaceSize(rules, true));
+      const s = createSolver(rules, table);
+      const rows: Row[] = [];
+      for (let r = 0; r < rules.rows && early < 0; r++) {
+        s.start(rows);
+        while (!s.step(180));
+        const guess = s.guess()!;
+        const before = s.evals();
+        while (!s.ponder(180));
+        const fb = feedback(guess, secret);
+        // (An answer of OK alone: on the simulator, whose work takes no time, each key's time leaves it time to finish.)
+        if (s.evals() - before > 1500 && fb.exact + fb.near === 0) early = r;
+        rows.push({ guess, feedback: fb });
+      }
+    }
+    const core = coreGuesses(rules, table, secret);
+    /** Plays to the early guess, answers it `wait` ms after it shows (keys held 20 ms, 20 ms apart), and times the next move. */
+    const nextMoveAfter = (wait: number): { guesses: Code[]; ms: number } => {
+      const u = new UnitDriver({ seed: 3 });
+      u.startMatch({ preset: "race", harder: true, mode: "unit-breaks" });
+      u.tap("m34");
+      const guesses: Code[] = [];
+      for (let r = 0; r < early; r++) {
+        guesses.push(playedRow(u, r, rules));
+        u.answer(feedback(guesses[r], secret));
+      }
+      const P = u.board.profile.pegs;
+      const row = (r: number) => u.board.colours("board").slice(r * P, r * P + rules.pegs);
+      while (row(early).every((c) => c === "off" || c === "hole")) u.board.advance(5);
+      guesses.push(row(early).map((c) => symbolOf(c, rules.colours)));
+      u.board.advance(wait);
+      const fb = feedback(guesses[early], secret);
+      for (const k of [...Array(fb.exact).fill("m31"), ...Array(fb.near).fill("m32"), "m34"]) {
+        u.board.press(k);
+        u.board.advance(20);
+        u.board.release(k);
+        u.board.advance(20);
+      }
+      const from = u.board.now;
+      while (row(early + 1).every((c) => c === "off" || c === "hole") && u.board.now - from < 5000) u.board.advance(5);
+      const ms = u.board.now - from;
+      guesses.push(playedRow(u, early + 1, rules));
+      expect(u.board.errors).toEqual([]);
+      return { guesses, ms };
+    };
+    const atOnce = nextMoveAfter(0);
+    const afterThought = nextMoveAfter(2000);
+    // The same moves either way, the table's: only when the work is done differs.
+    expect(atOnce.guesses).toEqual(core.slice(0, early + 2));
+    expect(afterThought.guesses).toEqual(core.slice(0, early + 2));
+    expect(afterThought.ms).toBeLessThan(atOnce.ms);
+  });
+
   it("a power cut while the unit thinks: at power-on it thinks again and plays the same guess", () => {
     const rules = rulesFor("race", true);
     const secret = [1, 1, 4, 8, 3];
