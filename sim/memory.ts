@@ -18,6 +18,8 @@ export interface SizeOptions {
   isBuiltin?: (value: object) => boolean;
   /** Read closure scopes through the inspector (default true). */
   closures?: boolean;
+  /** Strings that Storage.read gave: memory-mapped files, one block each. */
+  isFlashString?: (value: string) => boolean;
 }
 
 /** E.getSizeOf(new Date()) on the device. */
@@ -130,6 +132,7 @@ export class SizeEstimator {
   private readonly dataPerBlock: number;
   private readonly inlineName: number;
   private readonly isBuiltin: (value: object) => boolean;
+  private readonly isFlashString: (value: string) => boolean;
   private readonly closures: boolean;
   private visited = new Set<unknown>();
   private scopes: Scope[] = [];
@@ -139,6 +142,7 @@ export class SizeEstimator {
     this.dataPerBlock = Math.max(4, opts.bytesPerJsVar - 3);
     this.inlineName = Math.round(this.dataPerBlock * 0.4);
     this.isBuiltin = opts.isBuiltin ?? (() => false);
+    this.isFlashString = opts.isFlashString ?? (() => false);
     this.closures = opts.closures ?? true;
   }
 
@@ -180,7 +184,7 @@ export class SizeEstimator {
   private valueBlocks(v: unknown): number {
     if (v === undefined || v === null) return 0;
     if (typeof v === "number" || typeof v === "boolean") return 1;
-    if (typeof v === "string") return this.stringBlocks(v.length);
+    if (typeof v === "string") return this.isFlashString(v) ? 1 : this.stringBlocks(v.length);
     if (typeof v !== "object" && typeof v !== "function") return 1;
     if (this.visited.has(v)) return 0;
     this.visited.add(v);

@@ -118,6 +118,8 @@ export class EspruinoRuntime {
   private timeOffset = 0;
   private pending: (() => unknown) | null = null;
   private builtins = new Set<object>();
+  /** What Storage.read returned (a device maps the file: the string costs one JsVar, not its length), for the memory estimate. */
+  private flashStrings = new Set<string>();
   private unlisten: () => void;
   private pwmPins = new Set<string>();
   private modules = new Map<string, object>();
@@ -602,6 +604,7 @@ export class EspruinoRuntime {
       bytesPerJsVar: this.bus.board.bytesPerJsVar,
       // Node-side objects (the API's own functions) are built into the interpreter.
       isBuiltin: (o) => builtins.has(o) || o instanceof Object,
+      isFlashString: (v) => this.flashStrings.has(v),
     });
   }
 
@@ -1007,7 +1010,10 @@ export class EspruinoRuntime {
     return this.obj({
       read: (name: unknown, offset?: unknown, length?: unknown) => {
         this.guard();
-        return readString(name, offset, length);
+        const text = readString(name, offset, length);
+        // (Short ones are left out: a short string in RAM with the same text would count as mapped too.)
+        if (text && text.length > 64) this.flashStrings.add(text);
+        return text;
       },
       readArrayBuffer: (name: unknown) => {
         this.guard();

@@ -64,6 +64,13 @@ describe("running firmware", () => {
     expect(small.repl("var m = process.memory(); m.total + m.blocksize * 0 === 5100 && m.free === m.total - m.usage")).toBe(true);
     expect(small.repl("[E.getSizeOf({a: 1, b: 2, c: 3}), E.getSizeOf([[1, 2, 3, 4], [5, 6, 7, 8]])].join()")).toBe("4,13");
   });
+
+  it("counts a string that Storage.read gave as one block (the device maps the file), a copy of it in RAM by its length", () => {
+    const board = boot("");
+    board.repl(`require("Storage").write("big", "x".repeat(2000));`);
+    expect(board.repl(`E.getSizeOf(require("Storage").read("big"))`)).toBe(1);
+    expect(board.repl(`E.getSizeOf("y".repeat(2000))`)).toBeGreaterThan(150);
+  });
 });
 
 describe("the watchdog", () => {
