@@ -113,7 +113,7 @@ function ones(v: number): number {
 }
 
 /** Evaluations between two questions to the stop callback (each question is a call and a clock read). */
-export const ASK_EVERY = 4;
+export const ASK_EVERY = 8;
 
 // What the machine works on next.
 const JOB_ADVANCE = 0;
@@ -217,6 +217,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let kept = 0;
   let keepClass = -1;
   let guessCode = 0;
+  // The guess the candidates are split by already (pondering, before its answer): each holds its class + 1 in bits 24-28.
+  let classified = -1;
   // Per k = 1..5, the guess's symbols it holds at least k times (lowest bits of 3-bit fields).
   let atLeast1 = 0;
   let atLeast2 = 0;
@@ -274,6 +276,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     early = rows === rowCount && at >= 0;
     count = total = 0;
     overflow = known = false;
+    classified = -1;
     depth = 0;
     toTry[0] = 1 << 27;
     // (Level 0's visit is not an evaluation.)
@@ -401,29 +404,49 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const g = guessCode;
     const a1 = atLeast1;
     const a2 = atLeast2;
+    const kc = keepClass;
+    // Split by this guess already: each candidate's class is in its top bits.
+    const tagged = g === classified;
     const end = count - cursor > budget ? cursor + budget : count;
-    evals += end - cursor;
-    budget -= end - cursor;
+    const did = end - cursor;
+    // (A candidate whose class is known is no evaluation, only a step of the budget.)
+    if (!tagged) evals += did;
+    budget -= did;
     while (cursor < end) {
       // The class exact * pegs + in common, without a loop over the holes: the holes that differ (4-bit fields of v ^ g,
       // counted by a multiplication), and per k the symbols both hold at least k times (3-bit fields, counted the same way).
-      const v = l[cursor++];
-      let x = v ^ g;
-      x = (x | (x >> 1) | (x >> 2) | (x >> 3)) & holes;
-      const n = t[v & 255] + t[(v >> 8) & 255] + t[(v >> 16) | top];
-      let s = (n | (n >> 1) | (n >> 2)) & a1;
-      if (a2)
-        s +=
-          (((n >> 1) | (n >> 2)) & a2) +
-          (((n >> 2) | ((n >> 1) & n)) & atLeast3) +
-          ((n >> 2) & atLeast4) +
-          ((n >> 2) & (n | (n >> 1)) & atLeast5);
-      const c = (((s * low3) >> 24) & 7) + pegs * (pegs - (((x * holes) >> (4 * pegs - 4)) & 15));
-      classCounts[c]++;
-      if (c === keepClass) l[kept++] = v;
+      const w = l[cursor++];
+      const v = w & 0xfffff;
+      let c = tagged ? (w >> 24) - 1 : -1;
+      if (c < 0) {
+        let x = v ^ g;
+        x = (x | (x >> 1) | (x >> 2) | (x >> 3)) & holes;
+        const n = t[v & 255] + t[(v >> 8) & 255] + t[(v >> 16) | top];
+        let s = (n | (n >> 1) | (n >> 2)) & a1;
+        if (a2)
+          s +=
+            (((n >> 1) | (n >> 2)) & a2) +
+            (((n >> 2) | ((n >> 1) & n)) & atLeast3) +
+            ((n >> 2) & atLeast4) +
+            ((n >> 2) & (n | (n >> 1)) & atLeast5);
+        c = (((s * low3) >> 24) & 7) + pegs * (pegs - (((x * holes) >> (4 * pegs - 4)) & 15));
+      }
+      if (kc < -1) l[cursor - 1] = v | ((c + 1) << 24);
+      else {
+        classCounts[c]++;
+        if (c === kc) l[kept++] = v;
+      }
     }
-    if (cursor < count) return budget;
-    if (keepClass >= 0) {
+    // (What follows the last candidate, the table's children, is a piece of work of its own: after a question to stop.)
+    if (cursor < count || did) return budget;
+    if (kc < -1) {
+      // Pondering: the candidates split by the guess played, for its answer.
+      classified = g;
+      job = JOB_READY;
+      return budget;
+    }
+    if (kc >= 0) {
+      classified = -1;
       count = kept;
       applied++;
       finished();
@@ -460,10 +483,10 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     return budget;
   }
 
-  /** The guess of the candidate node at `at`. */
+  /** The guess of the candidate node at `at` (the candidates may hold their class in their top bits). */
   function candidateNodeGuess(): number {
     let p = at;
-    let g = list[0];
+    let g = list[0] & 0xfffff;
     if (count > 2) {
       if (bits(p++, 1)) {
         g = tableGuess(p);
@@ -471,7 +494,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       } else {
         let n = 0;
         while (1 << n < count) n++;
-        g = list[bits(p, n)];
+        g = list[bits(p, n)] & 0xfffff;
         p += n;
       }
     }
@@ -554,6 +577,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     // The same rows again: go on with the work, or keep what it found.
     if (rows.length === rowCount) return;
     early = false;
+    // (A split by the guess cut short by its answer: the answer's pass does it.)
+    if (job === JOB_PASS && keepClass < -1) job = JOB_READY;
     // Fewer rows (a mistake: a new game needs a new state), or a move cut short: start again from the first row. An
     // enumeration where the book ended goes on (its rows are still the first ones, and its candidates fit the list), and
     // the rows after it are applied when it ends.
@@ -577,10 +602,15 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
 
   /** Works for at most `budget` evaluations or until `stop`; true when done, or (`toGuess`) once the guess is ready. */
   function run(budget: number, stop: (() => boolean) | undefined, toGuess: boolean): boolean {
-    while (job !== JOB_READY) {
+    for (;;) {
+      if (job === JOB_READY) {
+        // Pondering, once the rest is done: the candidates split by the guess played, so that its answer only picks them.
+        if (toGuess || hinting || !known || overflow || guess < 0 || classified === guess) return true;
+        startPass(guess, -2);
+      }
+      if (toGuess && guess >= 0) return true;
+      if (budget <= 0 || (stop && stop())) return false;
       if (job === JOB_ADVANCE) advance();
-      else if (toGuess && guess >= 0) return true;
-      else if (budget <= 0 || (stop && stop())) return false;
       else {
         // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
         // state machine, so this does exactly what one call with the whole budget would.
@@ -589,7 +619,6 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         if (early && count > 2) earlyGuess();
       }
     }
-    return true;
   }
 
   return {

@@ -46,7 +46,8 @@ describe("the device-side solver on Espruino 2v29", () => {
   it("stays small: the unit's part of it, minified", async () => {
     // The bound keeps it from growing past what it is now: the whole bundle must stay under 32 KB. (4,150 bytes before the
     // class without a loop over the holes and the enumeration without a call per prefix: 25-40% less time a move; 4,830
-    // before the early guess and pondering: a takeover's long enumeration done while the player answers.)
-    expect(await solverCodeBytes()).toBeLessThanOrEqual(5100);
+    // before the early guess and pondering: a takeover's long enumeration, and the split of the candidates by the guess
+    // played, done while the player answers.)
+    expect(await solverCodeBytes()).toBeLessThanOrEqual(5300);
   });
 });
