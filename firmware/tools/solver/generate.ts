@@ -307,7 +307,7 @@ export const WORK_MAX = 300;
  * A takeover whose enumeration costs more has its guess packed, so that the unit plays it before the enumeration ends
  * (after 3 candidates) and finishes it while the player answers: about 30 ms on the interpreter.
  */
-const EARLY_WORK = 350;
+const EARLY_WORK = 250;
 /** Where the unit's own choice plays as well as the tree, it is left to the unit if it costs at most this much work. */
 const TIE_WORK = 20;
 
