@@ -393,7 +393,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     atLeast5 = (c >> 2) & (c | (c >> 1)) & low3;
     keepClass = keep;
     cursor = kept = 0;
-    classCounts.fill(0);
+    // (The split by this guess has counted them.)
+    if (g !== classified) classCounts.fill(0);
     job = JOB_PASS;
   }
 
@@ -405,37 +406,41 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const a1 = atLeast1;
     const a2 = atLeast2;
     const kc = keepClass;
-    // Split by this guess already: each candidate's class is in its top bits.
+    // Split by this guess already (pondering): each candidate's class + 1 is in its top bits, and the classes are counted.
+    // Then the answer only picks its class's candidates, a few times as many between two questions to stop, and none of
+    // them an evaluation.
     const tagged = g === classified;
-    const end = count - cursor > budget ? cursor + budget : count;
+    const span = tagged ? 4 * budget : budget;
+    const end = count - cursor > span ? cursor + span : count;
     const did = end - cursor;
-    // (A candidate whose class is known is no evaluation, only a step of the budget.)
-    if (!tagged) evals += did;
-    budget -= did;
+    if (tagged)
+      while (cursor < end) {
+        const w = l[cursor++];
+        if (w >> 24 === kc + 1) l[kept++] = w & 0xfffff;
+      }
+    else {
+      evals += did;
+      budget -= did;
+    }
     while (cursor < end) {
       // The class exact * pegs + in common, without a loop over the holes: the holes that differ (4-bit fields of v ^ g,
       // counted by a multiplication), and per k the symbols both hold at least k times (3-bit fields, counted the same way).
-      const w = l[cursor++];
-      const v = w & 0xfffff;
-      let c = tagged ? (w >> 24) - 1 : -1;
-      if (c < 0) {
-        let x = v ^ g;
-        x = (x | (x >> 1) | (x >> 2) | (x >> 3)) & holes;
-        const n = t[v & 255] + t[(v >> 8) & 255] + t[(v >> 16) | top];
-        let s = (n | (n >> 1) | (n >> 2)) & a1;
-        if (a2)
-          s +=
-            (((n >> 1) | (n >> 2)) & a2) +
-            (((n >> 2) | ((n >> 1) & n)) & atLeast3) +
-            ((n >> 2) & atLeast4) +
-            ((n >> 2) & (n | (n >> 1)) & atLeast5);
-        c = (((s * low3) >> 24) & 7) + pegs * (pegs - (((x * holes) >> (4 * pegs - 4)) & 15));
-      }
+      // (A split cut short by the answer may have left classes in the top bits.)
+      const v = l[cursor++] & 0xfffff;
+      let x = v ^ g;
+      x = (x | (x >> 1) | (x >> 2) | (x >> 3)) & holes;
+      const n = t[v & 255] + t[(v >> 8) & 255] + t[(v >> 16) | top];
+      let s = (n | (n >> 1) | (n >> 2)) & a1;
+      if (a2)
+        s +=
+          (((n >> 1) | (n >> 2)) & a2) +
+          (((n >> 2) | ((n >> 1) & n)) & atLeast3) +
+          ((n >> 2) & atLeast4) +
+          ((n >> 2) & (n | (n >> 1)) & atLeast5);
+      const c = (((s * low3) >> 24) & 7) + pegs * (pegs - (((x * holes) >> (4 * pegs - 4)) & 15));
+      classCounts[c]++;
       if (kc < -1) l[cursor - 1] = v | ((c + 1) << 24);
-      else {
-        classCounts[c]++;
-        if (c === kc) l[kept++] = v;
-      }
+      else if (c === kc) l[kept++] = v;
     }
     // (What follows the last candidate, the table's children, is a piece of work of its own: after a question to stop.)
     if (cursor < count || did) return budget;
