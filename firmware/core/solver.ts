@@ -113,7 +113,7 @@ function ones(v: number): number {
 }
 
 /** Evaluations between two questions to the stop callback (each question is a call and a clock read). */
-export const ASK_EVERY = 8;
+export const ASK_EVERY = 4;
 
 // What the machine works on next.
 const JOB_ADVANCE = 0;
