@@ -21,7 +21,7 @@
  * tables), writes no pad, and says that the firmware is not protected until it is flashed with --erase, which erases
  * everything, the saved game included. A saved two-player game that holds a secret makes the unit lock its console as
  * it starts, so then the upload does not start the firmware: the tool does, once it has read back what it wrote. A pad that would
- * leave less than STATE_RESERVE_BYTES for saved state (on R1 with today's tables: a bundle over 31,688 bytes) is left
+ * leave less than STATE_RESERVE_BYTES for saved state (on R1 with today's tables: a bundle over 32,008 bytes) is left
  * out with a warning too (tables.ts protectedLayout). After the upload it works out where each file
  * lies from the board's own list and says whether the layout protects .bootcde.
  *

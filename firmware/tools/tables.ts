@@ -81,7 +81,7 @@ export function storageUse(bundleBytes: number, tables: SolverTable[], pageBytes
  * The layout npm run flash writes into empty Storage on `board` (bootLayout), or null when it would leave less than
  * STATE_RESERVE_BYTES of Storage for saved state: the flash then goes without a pad, the tables after .bootcde in
  * their order, and the firmware is not out of compaction's way. On a Pico, whose Storage is three 16 KB pages, that is
- * a bundle that leaves too little of its second page for tables (on R1 with today's tables, over 31,688 bytes).
+ * a bundle that leaves too little of its second page for tables (on R1 with today's tables, over 32,008 bytes).
  */
 export function protectedLayout(board: BoardInfo, bundleBytes: number, tables: SolverTable[]): BootLayout | null {
   if (storageUse(bundleBytes, tables, board.storagePageBytes) > board.storageBytes - STATE_RESERVE_BYTES) return null;
