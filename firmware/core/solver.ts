@@ -27,7 +27,8 @@
  * there is packed where the enumeration is long (the guess is known once 3 candidates are found, so
  * that the node has a guess at all). step() returns with that guess, and the rest of the
  * enumeration (which the next move needs: the table's candidates always fit the list) goes on in
- * ponder() while the player answers, or in the next move's step().
+ * ponder() while the player answers, or in the next move's step(). ponder() then splits the
+ * candidates by the guess played, so that the answer only picks its class's.
  *
  * Table format 3 (bits, most significant first; see also firmware/tools/solver/README.md):
  *   header: byte 0 = TABLE_VERSION, byte 1 = pegs * 16 + symbols; the root (a book node) follows.
@@ -73,8 +74,9 @@ export interface SolverState {
    */
   step(budget: number, stop?: () => boolean): boolean;
   /**
-   * Goes on with the work left once step() has returned an early guess (the enumeration the next
-   * move needs), for at most `budget` evaluations or until `stop`; true when none is left.
+   * While the player answers: goes on with the work the next move needs (the enumeration an early
+   * guess came before, then the candidates split by the guess played), for at most `budget`
+   * evaluations or until `stop`; true when none is left.
    */
   ponder(budget: number, stop?: () => boolean): boolean;
   /** The guess once ready; null on contradictory rows (or while working). */
@@ -111,6 +113,9 @@ function ones(v: number): number {
   v = (v & 0x33333333) + ((v >> 2) & 0x33333333);
   return (((v + (v >> 4)) & 0xf0f0f0f) * 0x1010101) >> 24;
 }
+
+/** A code as the unit holds it, 4 bits a hole (5 holes at most); the bits above may hold a feedback class (pondering). */
+const CODE_BITS = 0xfffff;
 
 /** Evaluations between two questions to the stop callback (each question is a call and a clock read). */
 export const ASK_EVERY = 4;
@@ -414,9 +419,9 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const end = count - cursor > span ? cursor + span : count;
     const did = end - cursor;
     if (tagged)
-      while (cursor < end) {
+      for (const tag = kc + 1; cursor < end;) {
         const w = l[cursor++];
-        if (w >> 24 === kc + 1) l[kept++] = w & 0xfffff;
+        if (w >> 24 === tag) l[kept++] = w & CODE_BITS;
       }
     else {
       evals += did;
@@ -426,7 +431,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       // The class exact * pegs + in common, without a loop over the holes: the holes that differ (4-bit fields of v ^ g,
       // counted by a multiplication), and per k the symbols both hold at least k times (3-bit fields, counted the same way).
       // (A split cut short by the answer may have left classes in the top bits.)
-      const v = l[cursor++] & 0xfffff;
+      const v = l[cursor++] & CODE_BITS;
       let x = v ^ g;
       x = (x | (x >> 1) | (x >> 2) | (x >> 3)) & holes;
       const n = t[v & 255] + t[(v >> 8) & 255] + t[(v >> 16) | top];
@@ -491,7 +496,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   /** The guess of the candidate node at `at` (the candidates may hold their class in their top bits). */
   function candidateNodeGuess(): number {
     let p = at;
-    let g = list[0] & 0xfffff;
+    let g = list[0] & CODE_BITS;
     if (count > 2) {
       if (bits(p++, 1)) {
         g = tableGuess(p);
@@ -499,7 +504,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       } else {
         let n = 0;
         while (1 << n < count) n++;
-        g = list[bits(p, n)] & 0xfffff;
+        g = list[bits(p, n)] & CODE_BITS;
         p += n;
       }
     }

@@ -96,16 +96,15 @@ export function encodeTable(root: TreeNode, plan: EncodePlan, stats?: EncodeStat
 
   /**
    * A candidate node the table spells out (not one left to the unit): its guess, then per child of 3 or more candidates a
-   * flag (set: the table goes on below), then those subtrees; at a `takeover` node (a book node's candidate child) the
-   * guess packed where the plan says so.
+   * flag (set: the table goes on below), then those subtrees; the guess packed where the plan says so.
    */
-  const candidateNode = (node: TreeNode, set: number[], takeover?: boolean): Bits => {
+  const candidateNode = (node: TreeNode, set: number[]): Bits => {
     const out = new Bits();
     const n = set.length;
     if (n <= 2) return out; // the unit guesses set[0]: optimal for one or two candidates
     st.candidateNodes++;
     const asSecret = space.guessAsSecret[node.guess];
-    const index = asSecret >= 0 && !(takeover && plan.packedTakeovers.has(node)) ? set.indexOf(asSecret) : -1;
+    const index = asSecret >= 0 && !plan.packedTakeovers.has(node) ? set.indexOf(asSecret) : -1;
     if (index >= 0) {
       out.write(0, 1);
       out.write(index, bitsFor(n));
@@ -147,7 +146,7 @@ export function encodeTable(root: TreeNode, plan: EncodePlan, stats?: EncodeStat
         const sub = new Bits();
         const table = !plan.policyNodes.has(child);
         sub.write(table ? 1 : 0, 1);
-        if (table) sub.append(candidateNode(child, list, true));
+        if (table) sub.append(candidateNode(child, list));
         else st.policyNodes++;
         subtrees.push(sub);
       }
