@@ -1,19 +1,31 @@
 /**
  * Frame -> LED bytes. A frame holds one logical colour (ui/palette) per LED of the chain. Each
- * colour goes through the gamma table, then every channel is scaled by one factor k/256, the
- * smaller of the user's brightness and what keeps the estimated current under the profile's
- * budget; bytes are laid out G,R,B (WS2812) and sent with one neopixel.write, only when they changed.
+ * colour goes through the gamma table, then every channel is scaled by one factor k/256: at most
+ * the user's brightness, and small enough that the estimated current of the bytes sent stays under
+ * the profile's budget; bytes are laid out G,R,B (WS2812) and sent with one neopixel.write, only when
+ * they changed.
  *
- * Speed: the interpreter runs source text, so the per-LED loops are native calls: the current
- * estimate is E.mapInPlace through the per-colour duty sums and E.sum; the bytes are E.mapInPlace
- * of the frame through a per-k table of 24-bit GRB values into a Uint24Array view of the buffer;
- * "changed" is the frame's CRC32 and k against the last frame sent (a collision, 1 in 2^32, would
- * leave one frame unsent until the next change).
+ * k holds steady while it can: a frame is first laid out at the last k, and k is worked out again
+ * only when those bytes would draw more than the budget, when they draw over 1/16 less than the
+ * frame k was worked out for (KEEP), or when the user's brightness changed. A new k is the user's,
+ * or where the budget binds, KEEP/(KEEP+1) of the largest whose estimate (the duties unscaled, times
+ * k/256; the bytes sent round each channel down, so they draw at most that) is within it: room for
+ * a few more pegs. So keying a row (each peg a little more current) steps the whole board's
+ * brightness by about 6% every few rows, not a little at every key, and the frame of a key is
+ * seldom held up by that work.
+ *
+ * Speed: the interpreter runs source text, so the per-LED loops are native calls: the bytes are
+ * E.mapInPlace of the frame through a per-k table of 24-bit GRB values into a Uint24Array view of
+ * the buffer, and their current is E.sum of them; a new k's estimate is E.mapInPlace through the
+ * per-colour duty sums and E.sum. "Changed" is the frame's CRC32 and k against the last frame sent
+ * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
  */
 import { gamma, PALETTE_RGB, PALETTE_SIZE } from "../ui/palette";
 
 /** Brightness levels offered in the menu, as k (out of 256). */
 export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
+/** Where the budget binds, k is worked out with 1/KEEP to spare, and kept for frames down to KEEP/(KEEP+1) of that one's current. */
+const KEEP = 16;
 
 export class Pixels {
   private readonly pin: Pin;
@@ -35,7 +47,9 @@ export class Pixels {
   private readonly power: Pin | undefined;
   private readonly powerOn: number;
   private shownK = -1;
-  private shownUserK = -1;
+  /** The user's k when k was last worked out, and the bytes' sum of that frame. */
+  private keptUserK = -1;
+  private keptSum = 0;
   private shownCrc = 0;
   private on = false;
   userK = BRIGHTNESS_LEVELS[1];
@@ -75,15 +89,8 @@ export class Pixels {
     return Math.min(256, Math.floor((spare * 255 * 256) / (this.maPerChannel * sum)));
   }
 
-  /** Sends the frame if it differs from what the LEDs show. Returns true when bytes were sent. */
-  show(frame: Uint8Array): boolean {
-    if (!this.on) this.setPower(true);
-    const crc = E.CRC32(frame);
-    // The same frame at the same setting needs no current estimate and no write.
-    if (crc === this.shownCrc && this.userK === this.shownUserK && this.shownK >= 0) return false;
-    const k = Math.min(this.userK, this.budgetK(frame));
-    this.shownUserK = this.userK;
-    if (k === this.shownK && crc === this.shownCrc) return false;
+  /** The frame's bytes at brightness k (the table is made again only for a new k). */
+  private layOut(frame: Uint8Array, k: number): void {
     if (k !== this.lutK) {
       const d = this.duty;
       for (let c = 0; c < PALETTE_SIZE; c++)
@@ -91,6 +98,34 @@ export class Pixels {
       this.lutK = k;
     }
     E.mapInPlace(frame, this.grb, this.lut);
+  }
+
+  /** Sends the frame if it differs from what the LEDs show. Returns true when bytes were sent. */
+  show(frame: Uint8Array): boolean {
+    if (!this.on) this.setPower(true);
+    const crc = E.CRC32(frame);
+    // The same frame at the same setting needs no current estimate and no write.
+    const userK = this.userK;
+    if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return false;
+    // The last k first (see the header): the bytes' sum is the duty they ask for.
+    let k = this.lutK;
+    let sum = 0;
+    if (userK === this.keptUserK) {
+      this.layOut(frame, k);
+      sum = E.sum(this.bytes);
+    }
+    if (
+      userK !== this.keptUserK ||
+      this.idleMa * this.count + (this.maPerChannel * sum) / 255 > this.budgetMa ||
+      (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP)
+    ) {
+      const fits = this.budgetK(frame);
+      k = fits >= userK ? userK : ((fits * KEEP) / (KEEP + 1)) | 0;
+      this.layOut(frame, k);
+      this.keptUserK = userK;
+      this.keptSum = E.sum(this.bytes);
+    }
+    if (k === this.shownK && crc === this.shownCrc) return false;
     this.shownK = k;
     this.shownCrc = crc;
     require("neopixel").write(this.pin, this.bytes);

@@ -65,7 +65,9 @@ describe("the simulator page in Chromium", () => {
       expect(await first.evaluate((e) => getComputedStyle(e).getPropertyValue("--c").trim())).toBe(
         state.segments.board[0].screen.join(","),
       );
-      expect(await first.evaluate((e) => getComputedStyle(e.querySelector(".light")!).backgroundImage)).toContain("rgb(255, 0, 0)");
+      expect(await first.evaluate((e) => getComputedStyle(e.querySelector(".light")!).backgroundImage)).toContain(
+        `rgb(${state.segments.board[0].screen.join(", ")})`,
+      );
       expect(await first.locator(".initial").innerText()).toBe("r");
       expect(await page.locator('#unit [data-segment="keys"][data-index="0"] .initial').innerText()).toBe("k");
 

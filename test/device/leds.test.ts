@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SELFTEST_STEP_MS } from "../../firmware/ui/render.ts";
 import { bootedBoard, estimatedCurrentMa, R1, selfTestBoard } from "./helpers.ts";
+import { gridKey } from "../scenarios/driver.ts";
 
 describe("LED output of the built bundle", () => {
   it("LED bytes decode, as GRB, to the colours the firmware rendered", () => {
@@ -35,6 +36,42 @@ describe("LED output of the built bundle", () => {
     }
     expect(stepNow).toBeGreaterThan(0);
     expect(new Set(seen)).toEqual(new Set([...names, "all"]));
+  });
+
+  it("as the board fills the brightness steps down within the current budget, holds while a row is keyed, and comes back on the menu", () => {
+    const board = bootedBoard();
+    // The default brightness (64 of 256): a white pad key at full duty shows 255 * 64 / 256.
+    const userLevel = 63;
+    const written: { ma: number; level: number }[] = [];
+    // The level of every frame sent: the brightest channel of the pad (the white colour key while a row is keyed).
+    board.on("leds", () =>
+      written.push({ ma: estimatedCurrentMa(board), level: Math.max(...board.pixels("pad").map((p) => Math.max(p.r, p.g, p.b))) }),
+    );
+    board.tap("p66");
+    for (const k of ["m11", "m12", "m13", "m14", "m34"]) board.tap(k);
+    const perRow: number[][] = [];
+    for (let row = 0; row < 8; row++) {
+      const from = written.length;
+      for (let i = 0; i < 4; i++) board.tap(gridKey((row + i * 2) % 6));
+      perRow.push(written.slice(from).map((w) => w.level));
+      board.tap("p66");
+      board.advance(300);
+    }
+    // Never over the budget; where it binds (a level below the user's), within about 1/8 of it, not needlessly dim.
+    for (const w of written) {
+      expect(w.ma).toBeLessThanOrEqual(R1.leds.budgetMa);
+      if (w.level < userLevel && w.level > 0) expect(w.ma).toBeGreaterThan(R1.leds.budgetMa * 0.85);
+    }
+    // The board did get too bright for the user's level (the test means something), and the level only fell as it filled.
+    const levels = written.map((w) => w.level).filter((l) => l > 0);
+    expect(Math.min(...levels)).toBeLessThan(userLevel / 2);
+    for (let i = 1; i < levels.length; i++) expect(levels[i]).toBeLessThanOrEqual(levels[i - 1]);
+    // Keying a row's four pegs (each a little more current) changes the level at most once.
+    for (const r of perRow) expect(new Set(r).size).toBeLessThanOrEqual(2);
+    // Back on the menu (far less lit) the user's level returns.
+    board.tap(gridKey(30));
+    board.advance(700);
+    expect(Math.max(...written.slice(-3).map((w) => w.level))).toBe(userLevel);
   });
 
   it("an unchanged frame is not sent again", () => {
