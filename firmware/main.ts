@@ -79,9 +79,10 @@ function start(): void {
     if (tune) buzzer.play(tune);
   }
 
-  function show(): void {
+  /** Renders the frame for time `now` (by default, the present) and sends it if it changed. */
+  function show(now?: number): void {
     if (power.sleeping) return;
-    const now = nowMs();
+    if (now === undefined) now = nowMs();
     pixels.userK = BRIGHTNESS_LEVELS[app.settings[S_BRIGHTNESS]];
     buzzer.muted = !app.settings[S_SOUND];
     app.keysStuck = keys.stuckCount > 0;
@@ -129,7 +130,8 @@ function start(): void {
     if (play.busy || play.pondering) sched.at(SLOT_THINK, nowMs() + gap, think);
   }
 
-  function onKey(key: number, down: boolean): void {
+  /** A key's event, at the time of the scan that took it (its frame is drawn for that time, as are blinks). */
+  function onKey(key: number, down: boolean, now: number): void {
     if (!power.key(key, down)) return;
     if (!seeded) {
       // ESP32 does not seed Math.random at boot; the time of the first press is good entropy anywhere.
@@ -138,11 +140,11 @@ function start(): void {
     }
     const selfTest = app.selfTest;
     // OK held at power-on starts the self-test (the scanner reports a held key within its first scans).
-    if (nowMs() - bootAt < SELFTEST_WINDOW_MS && down && key === G_OK && app.screen !== selfTest) app.enterSelfTest(nowMs());
-    app.key(key, down, nowMs());
+    if (down && key === G_OK && now - bootAt < SELFTEST_WINDOW_MS && app.screen !== selfTest) app.enterSelfTest(now);
+    app.key(key, down, now);
     if (app.screen === selfTest) print("key " + key + (down ? " down" : " up"));
     // The LEDs first, then the sound and the idle timer; the save in a task of its own.
-    show();
+    show(now);
     playTune();
     power.idle();
     if (app.takeSave() && app.screen !== selfTest) saveSoon();

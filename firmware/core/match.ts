@@ -48,8 +48,17 @@ export function newMatch(config: MatchConfig): MatchState {
 
 /** The rules the match is played under. */
 export function rulesOf(m: MatchState): Rules {
-  return rulesFor(m.config.preset, m.config.harder);
+  // Asked on every key and frame; a match's states share one config object (they are copied shallowly), so the
+  // last config's rules are kept.
+  const c = m.config;
+  if (c !== lastConfig) {
+    lastRules = rulesFor(c.preset, c.harder);
+    lastConfig = c;
+  }
+  return lastRules;
 }
+let lastConfig: MatchConfig | null = null;
+let lastRules: Rules;
 
 /** The codebreaker of the current game (0 or 1). */
 export function breaker(m: MatchState): number {

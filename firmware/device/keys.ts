@@ -34,7 +34,8 @@ export const STEADY_AFTER_MS = 30;
 
 const WATCH: WatchOptions = { repeat: true, edge: "falling" };
 
-export type KeyHandler = (key: number, down: boolean) => void;
+/** A key's debounced press or release, with the time (ms) of the scan that saw it settle. */
+export type KeyHandler = (key: number, down: boolean, now: number) => void;
 
 /** True when two or more bits are set. */
 function manyBits(x: number): boolean {
@@ -211,7 +212,7 @@ export class KeyScanner {
                 this.stuck[key] = 1;
                 this.stuckCount++;
                 this.down[key] = 0;
-                this.onKey(key, false);
+                this.onKey(key, false, now);
               }
             }
           } else {
@@ -221,7 +222,7 @@ export class KeyScanner {
               this.disagree[key] = 0;
               this.down[key] = closed;
               this.downSince[key] = now;
-              this.onKey(key, closed === 1);
+              this.onKey(key, closed === 1, now);
               taken = true;
             }
           }

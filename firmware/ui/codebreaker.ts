@@ -79,6 +79,8 @@ function emptyCode(n: number): Code {
 
 export class CodebreakerScreen implements GameScreen {
   readonly name = "play";
+  /** draw() starts from the rows played, a picture of the whole chain. */
+  readonly opaque = true;
   match: MatchState | null = null;
   // (Set by resetEntry() whenever a match is entered, before any key or frame can read them.)
   /** The row (or secret) being keyed in, with EMPTY holes. */
@@ -132,6 +134,7 @@ export class CodebreakerScreen implements GameScreen {
   private baseShift?: number;
   private baseRules?: Rules;
   private baseScores?: number;
+  private baseSecret?: Code | null;
   /** The pad while a code is keyed, per rules (colour keys, blank, slots, controls), copied natively. */
   private padImage: Uint8Array;
   private padRules?: Rules;
@@ -524,7 +527,12 @@ export class CodebreakerScreen implements GameScreen {
     // A board with fewer rows than the preset shows the latest rows (the row being played at the top).
     const shift = Math.max(0, Math.min(current, rules.rows - 1) + 1 - L.rows);
     const row = current - shift;
-    frame.set(this.drawBase(m, L, rules, shift));
+    // The secret: revealed at the end; under the shield it shows to the (human) codemaker only, and is keyed there.
+    // Shown as it is, it is part of the base (it changes only when a game begins or ends).
+    const secretStart = L.seg.secret;
+    const shielded = secretStart >= 0 && L.secretShielded && unitRole(m) !== ROLE_MAKER;
+    const secretShown = secretStart >= 0 && (ended || (shielded && mode !== KEY_SECRET));
+    frame.set(this.drawBase(m, L, rules, shift, secretShown ? game.secret : null));
     // Wrong information: the rows at fault alternate between the answer given and the true one (when known).
     const wi = m.wrongInfo;
     if (wi && !cursorOn)
@@ -545,15 +553,7 @@ export class CodebreakerScreen implements GameScreen {
         if (cursorOn) for (let i = 0; i < rules.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
       }
     }
-    // The secret: revealed at the end; under the shield it shows to the (human) codemaker only.
-    const secretStart = L.seg.secret;
-    if (secretStart >= 0) {
-      if (ended && game.secret) drawCode(frame, secretStart, rules, game.secret);
-      else if (L.secretShielded && unitRole(m) !== ROLE_MAKER) {
-        if (mode === KEY_SECRET) this.drawEntry(frame, secretStart, rules, cursorOn, flashOff && app.flashTarget === FLASH_SECRET);
-        else if (game.secret) drawCode(frame, secretStart, rules, game.secret);
-      }
-    }
+    if (shielded && mode === KEY_SECRET) this.drawEntry(frame, secretStart, rules, cursorOn, flashOff && app.flashTarget === FLASH_SECRET);
     this.drawPad(frame, L, rules, mode, cursorOn);
     // Background work: a light runs along the unit's row while it chooses its guess, or along the row's
     // key pegs while an answer is checked, one step every CHASE_MS once the work outlasts the first.
@@ -573,15 +573,23 @@ export class CodebreakerScreen implements GameScreen {
     }
   }
 
-  /** The rows played and the scores, brought up to date (usually: nothing, or the one new row). */
-  private drawBase(m: MatchState, L: Layout, rules: Rules, shift: number): Uint8Array {
+  /** The rows played, the scores and the secret shown (or null), brought up to date (usually: nothing, or the one new row). */
+  private drawBase(m: MatchState, L: Layout, rules: Rules, shift: number, secret: Code | null): Uint8Array {
     const base = this.base;
     const rows = m.game.rows;
     let n = this.baseRows;
-    if (shift !== this.baseShift || rules !== this.baseRules || n > rows.length || (n > 0 && rows[n - 1] !== this.baseLast)) {
+    if (
+      shift !== this.baseShift ||
+      rules !== this.baseRules ||
+      secret !== this.baseSecret ||
+      n > rows.length ||
+      (n > 0 && rows[n - 1] !== this.baseLast)
+    ) {
       base.fill(OFF);
       n = 0;
       this.baseScores = -1;
+      this.baseSecret = secret;
+      if (secret) drawCode(base, L.seg.secret, rules, secret);
     }
     for (; n < rows.length; n++)
       if (n >= shift) {

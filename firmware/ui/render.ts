@@ -22,7 +22,7 @@ export { FLASH_HALF } from "./frame";
 export const REFUSAL_COLOURS = [RED, WHITE, VIOLET, CYAN, RED, PINK];
 
 export function render(app: App, frame: Uint8Array, now: number): number {
-  frame.fill(OFF);
+  if (!app.screen.opaque) frame.fill(OFF);
   const clock = new Clock(now, Math.min(app.blinkEpoch, now));
   const L = app.layout;
   const flashing = now < app.flashUntil;

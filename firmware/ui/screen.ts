@@ -13,7 +13,12 @@ export interface Screen {
   readonly name: ScreenName;
   /** A debounced press (down) or release of key index k, at grid position g (-1: not on the 6x6 grid); its time is the app's `now`. */
   key(k: number, g: number, down: boolean): void;
-  /** Draws the screen into the frame (cleared; the alerts go over status LED 2 afterwards); `flashOff`: a refused entry's holes are dark now. */
+  /**
+   * Set by a screen whose draw() sets every LED of the frame: render() then does not clear it first (a fill of the
+   * chain costs about as much as a few dozen statements on the interpreter, in every frame).
+   */
+  readonly opaque?: boolean;
+  /** Draws the screen into the frame (cleared unless `opaque`; the alerts go over status LED 2 afterwards); `flashOff`: a refused entry's holes are dark now. */
   draw(frame: Uint8Array, clock: Clock, flashOff: boolean): void;
 }
 
