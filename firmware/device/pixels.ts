@@ -1,30 +1,30 @@
 /**
  * Frame -> LED bytes. A frame holds one logical colour (ui/palette) per LED of the chain. Each
- * colour goes through the gamma table, then every channel is scaled by one factor k/256: at most
- * the user's brightness, and small enough that the estimated current of the bytes sent stays under
- * the profile's budget; bytes are laid out G,R,B (WS2812) and sent with one neopixel.write, only when
- * they changed.
+ * colour goes through the gamma table, then every channel is scaled by one factor k/256: the user's
+ * brightness, or less where the profile's current budget binds; bytes are laid out G,R,B (WS2812)
+ * and sent with one neopixel.write, only when they changed.
  *
- * k holds steady while it can: a frame is first laid out at the last k, and k is worked out again
- * only when those bytes would draw more than the budget, when they draw over 1/16 less than the
- * frame k was worked out for (KEEP), or when the user's brightness changed. A new k is the user's,
- * or where the budget binds, KEEP/(KEEP+1) of the largest whose estimate (the duties unscaled, times
- * k/256; the bytes sent round each channel down, so they draw at most that) is within it: room for
- * a few more pegs. So keying a row (each peg a little more current) steps the whole board's
- * brightness by about 6% every few rows, not a little at every key, and the frame of a key is
- * seldom held up by that work.
+ * The current estimate of a frame at k is the idle current of its LEDs plus maPerChannel per fully
+ * lit channel: its gamma-corrected duties unscaled, times k/256 (the bytes round each channel down,
+ * so they draw at most that). k holds steady while it can: it is worked out again only when the
+ * frame's estimate at the last k is over the budget, when the frame's duties are over 1/16 less
+ * than those k was worked out for (KEEP), or when the user's brightness changed. A new k is the
+ * user's, or where the budget binds, KEEP/(KEEP+1) of the largest within it: room for a few more
+ * pegs. So keying a row (each peg a little more current) dims the board in steps of a few percent
+ * every row or so, not a little at every key, and the frame of a key seldom remakes the table below.
  *
- * Speed: the interpreter runs source text, so the per-LED loops are native calls: the bytes are
- * E.mapInPlace of the frame through a per-k table of 24-bit GRB values into a Uint24Array view of
- * the buffer, and their current is E.sum of them; a new k's estimate is E.mapInPlace through the
- * per-colour duty sums and E.sum. "Changed" is the frame's CRC32 and k against the last frame sent
- * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
+ * Speed: the interpreter runs source text, so the per-LED loops are native calls: the estimate is
+ * E.mapInPlace of the frame through the per-colour duty sums and E.sum; the bytes are E.mapInPlace
+ * of the frame through a per-k table of 24-bit GRB values into a Uint24Array view of the buffer
+ * (the table, a loop over the palette, is the costly part of a new k: ~0.2 ms here); "changed" is
+ * the frame's CRC32 and k against the last frame sent (a collision, 1 in 2^32, would leave one frame
+ * unsent until the next change).
  */
 import { gamma, PALETTE_RGB, PALETTE_SIZE } from "../ui/palette";
 
 /** Brightness levels offered in the menu, as k (out of 256). */
 export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
-/** Where the budget binds, k is worked out with 1/KEEP to spare, and kept for frames down to KEEP/(KEEP+1) of that one's current. */
+/** Where the budget binds, k is worked out with 1/KEEP to spare, and kept for frames down to KEEP/(KEEP+1) of that one's duties. */
 const KEEP = 16;
 
 export class Pixels {
@@ -47,7 +47,7 @@ export class Pixels {
   private readonly power: Pin | undefined;
   private readonly powerOn: number;
   private shownK = -1;
-  /** The user's k when k was last worked out, and the bytes' sum of that frame. */
+  /** The user's k when k was last worked out, and the duties' sum of that frame. */
   private keptUserK = -1;
   private keptSum = 0;
   private shownCrc = 0;
@@ -78,15 +78,10 @@ export class Pixels {
     this.shownK = -1;
   }
 
-  /** The largest k (out of 256) whose estimated current for this frame stays within the budget. */
-  budgetK(frame: Uint8Array): number {
+  /** The sum of the frame's duties (its LEDs' channels, gamma-corrected, unscaled). */
+  private duties(frame: Uint8Array): number {
     E.mapInPlace(frame, this.ledSum, this.dutySum);
-    const sum = E.sum(this.ledSum);
-    const spare = this.budgetMa - this.idleMa * this.count;
-    if (sum === 0) return 256;
-    if (spare <= 0) return 0;
-    // current(k) = idle + maPerChannel * sum/255 * k/256 <= budget
-    return Math.min(256, Math.floor((spare * 255 * 256) / (this.maPerChannel * sum)));
+    return E.sum(this.ledSum);
   }
 
   /** The frame's bytes at brightness k (the table is made again only for a new k). */
@@ -107,23 +102,24 @@ export class Pixels {
     // The same frame at the same setting needs no current estimate and no write.
     const userK = this.userK;
     if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return false;
-    // The last k first (see the header): the bytes' sum is the duty they ask for.
+    // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
+    const spare = (this.budgetMa - this.idleMa * this.count) * 255;
     let k = this.lutK;
-    let sum = 0;
+    let sum = -1;
     if (userK === this.keptUserK) {
       this.layOut(frame, k);
       sum = E.sum(this.bytes);
+      // (The sum of the first frame at a new k: see below.)
+      if (this.keptSum < 0) this.keptSum = sum;
     }
-    if (
-      userK !== this.keptUserK ||
-      this.idleMa * this.count + (this.maPerChannel * sum) / 255 > this.budgetMa ||
-      (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP)
-    ) {
-      const fits = this.budgetK(frame);
-      k = fits >= userK ? userK : ((fits * KEEP) / (KEEP + 1)) | 0;
+    if (sum < 0 || this.maPerChannel * sum > spare || (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP)) {
+      const duties = this.duties(frame);
+      const fits = duties ? Math.floor((spare * 256) / (this.maPerChannel * duties)) : 256;
+      k = fits >= userK ? userK : spare > 0 ? ((fits * KEEP) / (KEEP + 1)) | 0 : 0;
       this.layOut(frame, k);
       this.keptUserK = userK;
-      this.keptSum = E.sum(this.bytes);
+      // Taken from the next frame laid out at this k (an E.sum here would lengthen the longest frames).
+      this.keptSum = -1;
     }
     if (k === this.shownK && crc === this.shownCrc) return false;
     this.shownK = k;

@@ -578,18 +578,17 @@ export class CodebreakerScreen implements GameScreen {
     const base = this.base;
     const rows = m.game.rows;
     let n = this.baseRows;
-    if (
-      shift !== this.baseShift ||
-      rules !== this.baseRules ||
-      secret !== this.baseSecret ||
-      n > rows.length ||
-      (n > 0 && rows[n - 1] !== this.baseLast)
-    ) {
+    if (shift !== this.baseShift || rules !== this.baseRules || n > rows.length || (n > 0 && rows[n - 1] !== this.baseLast)) {
       base.fill(OFF);
       n = 0;
       this.baseScores = -1;
+      this.baseSecret = undefined;
+    }
+    // (Only its own holes: a reveal at a game's end comes in a task that is long already.)
+    if (secret !== this.baseSecret) {
       this.baseSecret = secret;
       if (secret) drawCode(base, L.seg.secret, rules, secret);
+      else if (L.seg.secret >= 0) base.fill(OFF, L.seg.secret, L.seg.secret + L.pegs);
     }
     for (; n < rows.length; n++)
       if (n >= shift) {
