@@ -667,15 +667,14 @@ export class CodebreakerScreen implements GameScreen {
       }
       return;
     }
-    // Points: a bar per player from each end, one LED a point; every full lap of 15 turns the bar white-tipped.
+    // Points: a bar per player from each end of its half, one LED a point; after a full lap of 15 the rest of the half
+    // is white. (Fills, not a loop over the LEDs: this is drawn in a game's last task, the longest.)
+    const half = Math.min(TRACK_HALF, Math.ceil(len / 2));
     for (let p = 0; p < 2; p++) {
-      const score = scores[p];
-      const laps = Math.floor(score / TRACK_HALF);
-      const rest = score % TRACK_HALF;
-      for (let i = 0; i < TRACK_HALF && i < len / 2; i++) {
-        const lit = i < rest ? PLAYER_COLOURS[p] : laps > 0 ? WHITE : OFF;
-        if (lit !== OFF) frame[p === 0 ? start + i : start + len - 1 - i] = lit;
-      }
+      const lit = Math.min(scores[p] % TRACK_HALF, half);
+      const end = start + len;
+      if (scores[p] >= TRACK_HALF) frame.fill(WHITE, p ? end - half : start, p ? end : start + half);
+      frame.fill(PLAYER_COLOURS[p], p ? end - lit : start, p ? end : start + lit);
     }
   }
 
