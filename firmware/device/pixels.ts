@@ -4,27 +4,28 @@
  * brightness, or less where the profile's current budget binds; bytes are laid out G,R,B (WS2812)
  * and sent with one neopixel.write, only when they changed.
  *
- * The current estimate of a frame at k is the idle current of its LEDs plus maPerChannel per fully
- * lit channel: its gamma-corrected duties unscaled, times k/256 (the bytes round each channel down,
- * so they draw at most that). k holds steady while it can: it is worked out again only when the
- * frame's estimate at the last k is over the budget, when the frame's duties are over 1/16 less
- * than those k was worked out for (KEEP), or when the user's brightness changed. A new k is the
- * user's, or where the budget binds, KEEP/(KEEP+1) of the largest within it: room for a few more
- * pegs. So keying a row (each peg a little more current) dims the board in steps of a few percent
- * every row or so, not a little at every key, and the frame of a key seldom remakes the table below.
+ * The current of the bytes sent is the idle current of the LEDs plus maPerChannel per 255 of their
+ * sum. k holds steady while it can: a frame is laid out at the last k, and k is worked out again
+ * only when those bytes draw more than the budget, when they sum to over 1/16 less than the frame k
+ * was worked out for (KEEP), or when the user's brightness changed. A new k is the user's, or where
+ * the budget binds, KEEP/(KEEP+1) of the largest whose estimate is within it (the gamma-corrected
+ * duties unscaled, times k/256: the bytes round each channel down, so they draw at most that): room
+ * for a few more pegs. So keying a row (each peg a little more current) dims the board in steps of a
+ * few percent every row or so, not a little at every key, and the frame of a key seldom remakes the
+ * table below.
  *
- * Speed: the interpreter runs source text, so the per-LED loops are native calls: the estimate is
- * E.mapInPlace of the frame through the per-colour duty sums and E.sum; the bytes are E.mapInPlace
- * of the frame through a per-k table of 24-bit GRB values into a Uint24Array view of the buffer
- * (the table, a loop over the palette, is the costly part of a new k: ~0.2 ms here); "changed" is
- * the frame's CRC32 and k against the last frame sent (a collision, 1 in 2^32, would leave one frame
- * unsent until the next change).
+ * Speed: the interpreter runs source text, so the per-LED loops are native calls: the bytes are
+ * E.mapInPlace of the frame through a per-k table of 24-bit GRB values into a Uint24Array view of
+ * the buffer, and their current E.sum of them; a new k's estimate is E.mapInPlace of the frame
+ * through the per-colour duty sums and E.sum (the table, a loop over the palette, is the costly
+ * part of a new k: ~0.2 ms here); "changed" is the frame's CRC32 and k against the last frame sent
+ * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
  */
 import { gamma, PALETTE_RGB, PALETTE_SIZE } from "../ui/palette";
 
 /** Brightness levels offered in the menu, as k (out of 256). */
 export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
-/** Where the budget binds, k is worked out with 1/KEEP to spare, and kept for frames down to KEEP/(KEEP+1) of that one's duties. */
+/** Where the budget binds, k is worked out with 1/KEEP to spare, and kept for frames down to KEEP/(KEEP+1) of that one's bytes. */
 const KEEP = 16;
 
 export class Pixels {
@@ -47,7 +48,7 @@ export class Pixels {
   private readonly power: Pin | undefined;
   private readonly powerOn: number;
   private shownK = -1;
-  /** The user's k when k was last worked out, and the duties' sum of that frame. */
+  /** The user's k when k was last worked out, and the bytes' sum of that frame. */
   private keptUserK = -1;
   private keptSum = 0;
   private shownCrc = 0;
@@ -109,8 +110,6 @@ export class Pixels {
     if (userK === this.keptUserK) {
       this.layOut(frame, k);
       sum = E.sum(this.bytes);
-      // (The sum of the first frame at a new k: see below.)
-      if (this.keptSum < 0) this.keptSum = sum;
     }
     if (sum < 0 || this.maPerChannel * sum > spare || (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP)) {
       const duties = this.duties(frame);
@@ -118,8 +117,7 @@ export class Pixels {
       k = fits >= userK ? userK : spare > 0 ? ((fits * KEEP) / (KEEP + 1)) | 0 : 0;
       this.layOut(frame, k);
       this.keptUserK = userK;
-      // Taken from the next frame laid out at this k (an E.sum here would lengthen the longest frames).
-      this.keptSum = -1;
+      this.keptSum = E.sum(this.bytes);
     }
     if (k === this.shownK && crc === this.shownCrc) return false;
     this.shownK = k;

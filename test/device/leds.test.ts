@@ -74,6 +74,22 @@ describe("LED output of the built bundle", () => {
     expect(Math.max(...written.slice(-3).map((w) => w.level))).toBe(userLevel);
   });
 
+  it("at the brightest level the budget dims the menu, and a game's darker board comes up at once", () => {
+    const board = bootedBoard();
+    const level = () => Math.max(...board.pixels().map((p) => Math.max(p.r, p.g, p.b)));
+    // The brightest level (256): the menu lights most of the pad at full colour, more than the budget allows.
+    board.tap(gridKey(27));
+    board.advance(100);
+    const menuLevel = level();
+    expect(menuLevel).toBeLessThan(255);
+    expect(estimatedCurrentMa(board)).toBeLessThanOrEqual(R1.leds.budgetMa);
+    // OK at once (no frame between): the secret's entry lights far fewer LEDs, and gets the brighter level it allows.
+    board.tap("p66");
+    board.advance(50);
+    expect(level()).toBeGreaterThan(menuLevel);
+    expect(estimatedCurrentMa(board)).toBeLessThanOrEqual(R1.leds.budgetMa);
+  });
+
   it("an unchanged frame is not sent again", () => {
     const board = bootedBoard();
     board.advance(1000);
