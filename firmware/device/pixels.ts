@@ -30,7 +30,6 @@ const KEEP = 16;
 
 export class Pixels {
   private readonly pin: Pin;
-  private readonly count: number;
   private readonly bytes: Uint8ClampedArray;
   /** The bytes as one 24-bit G,R,B value per LED (little-endian: G is the low byte). */
   private readonly grb: Uint24Array;
@@ -42,9 +41,9 @@ export class Pixels {
   /** Per palette entry, its GRB value scaled by lutK. */
   private readonly lut = new Uint32Array(PALETTE_SIZE);
   private lutK = -1;
-  private readonly budgetMa: number;
+  /** The budget less the LEDs' idle current, times 255: what the bytes' sum times maPerChannel may reach. */
+  private readonly spare: number;
   private readonly maPerChannel: number;
-  private readonly idleMa: number;
   private readonly power: Pin | undefined;
   private readonly powerOn: number;
   private shownK = -1;
@@ -57,13 +56,11 @@ export class Pixels {
 
   constructor(p: FirmwareProfile) {
     this.pin = p.led;
-    this.count = p.ledCount;
     this.bytes = new Uint8ClampedArray(p.ledCount * 3);
     this.grb = new Uint24Array(this.bytes.buffer);
     this.ledSum = new Uint16Array(p.ledCount);
-    this.budgetMa = p.budgetMa;
+    this.spare = (p.budgetMa - p.idleMa * p.ledCount) * 255;
     this.maPerChannel = p.maPerChannel;
-    this.idleMa = p.idleMa;
     this.power = p.ledPower;
     this.powerOn = p.ledPowerOn;
     // Only the palette's 33 channel values (a whole 256-entry table took ~2.8 ms at boot on the interpreter).
@@ -104,7 +101,7 @@ export class Pixels {
     const userK = this.userK;
     if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return false;
     // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
-    const spare = (this.budgetMa - this.idleMa * this.count) * 255;
+    const spare = this.spare;
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {

@@ -582,7 +582,7 @@ export class CodebreakerScreen implements GameScreen {
       base.fill(OFF);
       n = 0;
       this.baseScores = -1;
-      this.baseSecret = undefined;
+      this.baseSecret = null;
     }
     // (Only its own holes: a reveal at a game's end comes in a task that is long already.)
     if (secret !== this.baseSecret) {
