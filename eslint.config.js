@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 const outsideFirmware = ["**/sim/**", "**/test/**", "node:*", "fs", "path", "child_process"];
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "test/gate/fixtures/**", "firmware/types/lib.espruino.d.ts", "sim/page/vendor/**"] },
+  { ignores: ["dist/**", "node_modules/**", "test/gate/fixtures/**", "firmware/types/lib.espruino.d.ts", "sim/web/page/vendor/**"] },
   ...tseslint.configs.recommended,
   {
     rules: {

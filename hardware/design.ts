@@ -13,7 +13,7 @@
  */
 import { BOARDS, type BoardInfo } from "./boards.ts";
 import { keyList, ledCount, type Profile } from "./profile.ts";
-import { unitGeometry, type UnitGeometry } from "../sim/geometry.ts";
+import { unitGeometry, type UnitGeometry } from "./geometry.ts";
 
 /** The date the price estimates were made, and their currency. */
 export const PRICES = { currency: "EUR", date: "2026-11-24" };
@@ -660,7 +660,7 @@ function ledsInChainOrder(p: Profile, g: UnitGeometry): { x: number; y: number; 
 }
 
 /**
- * The perfboard layout, seen from the component side, on the 10 mm grid of the unit (sim/geometry.ts, the simulator
+ * The perfboard layout, seen from the component side, on the 10 mm grid of the unit (hardware/geometry.ts, the simulator
  * page's geometry too): every LED and key at its grid point, the LED chain's order drawn as a path, the Pico and the
  * power parts in a strip below. 1 unit = 1 mm, drawn 3 times larger.
  */

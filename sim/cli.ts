@@ -3,13 +3,13 @@
  *                [--show-secret] [--firmware FILE] [--no-color]
  * npm run sim -- --watch [--preset brainiac|travel|race] [--harder] [--games N] [--head] [--seed N] [--json] ...
  *
- * Runs a script (sim/script.ts) against the firmware on the virtual board, headless: the bundle is
+ * Runs a script (sim/play/script.ts) against the firmware on the virtual board, headless: the bundle is
  * built for the profile (or --firmware FILE is used), the board is powered on and booted, the
  * commands run in virtual time, and the board is printed as text at the end and at every `show`
  * (or, with --json, as one JSON document). Exit status 1 when the script is bad, an `expect`
  * failed, or the firmware recorded errors.
  *
- * --watch plays the person's side of a match against the unit instead (sim/watch.ts), in virtual
+ * --watch plays the person's side of a match against the unit instead (sim/play/watch.ts), in virtual
  * time, and prints every row and every game's result as it goes (or, with --json, one JSON event a
  * line). Exit status 1 when the watcher had to stop on something it could not play on from.
  */
@@ -19,8 +19,8 @@ import { parseArgs } from "node:util";
 import { loadProfile, ProfileError, type Profile } from "../hardware/profile.ts";
 import { BuildError } from "../firmware/tools/build.ts";
 import { EspruinoBoard } from "./espruino/engine.ts";
-import type { LedBoard } from "./view.ts";
-import { bundleFor, readBundle } from "./bundle.ts";
+import type { LedBoard } from "./views/view.ts";
+import { bundleFor, readBundle } from "./board/firmware-bundle.ts";
 import {
   bootBoard,
   CapExceeded,
@@ -31,10 +31,10 @@ import {
   SCRIPT_BOOT_MS,
   ScriptError,
   type Command,
-} from "./script.ts";
-import { formatBoard } from "./text.ts";
-import { segmentViews, type PixelView } from "./view.ts";
-import { Watcher, type WatchEvent } from "./watch.ts";
+} from "./play/script.ts";
+import { formatBoard } from "./views/text.ts";
+import { segmentViews, type PixelView } from "./views/view.ts";
+import { Watcher, type WatchEvent } from "./play/watch.ts";
 import { PRESET_IDS } from "../firmware/core/presets.ts";
 import type { PresetId } from "../firmware/core/types.ts";
 

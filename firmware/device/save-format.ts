@@ -80,7 +80,7 @@ export const SAVE_KEYS: Record<string, string> = {
   card: "rt",
 };
 
-/** A save's checksum: the CRC-32 of a string's 8-bit characters (E.CRC32 on the unit; sim/saves.ts on the Node side). */
+/** A save's checksum: the CRC-32 of a string's 8-bit characters (E.CRC32 on the unit; sim/board/saves.ts on the Node side). */
 export type Crc = (s: string) => number;
 
 /** One save's text. */

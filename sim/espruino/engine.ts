@@ -39,8 +39,8 @@ import {
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import { crc32Of, flash, type FlashResult } from "../../firmware/tools/flash.ts";
 import { BoardConsole, ConsoleError } from "../../firmware/tools/board-console.ts";
-import { colourName } from "../colours.ts";
-import { chainPixels, LedChain, type Rgb } from "../leds.ts";
+import { colourName } from "../views/colours.ts";
+import { chainPixels, LedChain, type Rgb } from "../board/led-chain.ts";
 import { espruinoBinary, espruinoMissing, type EspruinoBuild } from "./binary.ts";
 import { preludeSource, REPORT_MARK } from "./prelude.ts";
 import { withTelnetPort } from "./telnet.ts";

@@ -1,6 +1,6 @@
 /**
  * The board prelude for the real Espruino interpreter (the Linux build in ../shared/tools/espruino):
- * the same board model as the simulator's (sim/circuit.ts, sim/board.ts), written in Espruino's own
+ * the same board model as the simulator's (sim/board/circuit.ts, sim/board/board.ts), written in Espruino's own
  * dialect and generated from the hardware profile. It runs before the firmware, on the interpreter,
  * and replaces what a Pico has natively and the Linux build lacks:
  *

@@ -7,7 +7,7 @@ import { buildFirmware, BUNDLE_BOUND_BYTES } from "../../firmware/tools/build.ts
 import { STATE_RESERVE_BYTES } from "../../firmware/tools/flash.ts";
 import { solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
 import { BOARDS } from "../../hardware/boards.ts";
-import { VirtualBoard } from "../../sim/board.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
 import { ledCount, loadProfile } from "../../hardware/profile.ts";
 
 const WIRE_US_PER_PIXEL = 30;

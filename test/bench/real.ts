@@ -37,8 +37,8 @@ import { buildFirmware } from "../../firmware/tools/build.ts";
 import type { PresetId } from "../../firmware/core/types.ts";
 import { espruinoBinary, espruinoMissing } from "../../sim/espruino/binary.ts";
 import { EspruinoBoard, type FrameReport } from "../../sim/espruino/engine.ts";
-import { parseScript, runCommandsAsync, SCRIPT_BOOT_MS } from "../../sim/script.ts";
-import { watchRealTime, type WatchEvent } from "../../sim/watch.ts";
+import { parseScript, runCommandsAsync, SCRIPT_BOOT_MS } from "../../sim/play/script.ts";
+import { watchRealTime, type WatchEvent } from "../../sim/play/watch.ts";
 import { playKeyedMatch } from "../engines/play.ts";
 
 const { values } = parseArgs({ options: { json: { type: "boolean" }, quick: { type: "boolean" } } });

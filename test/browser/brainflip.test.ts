@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PICTURES } from "../../sim/pictures.ts";
+import { PICTURES } from "../../sim/views/pictures.ts";
 import { chromiumFor, click, freeze, openSimulatorPage, RESULTS } from "./helpers.ts";
 
 const executable = chromiumFor("the Brain Flip test");

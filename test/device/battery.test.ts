@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware } from "../../firmware/tools/build.ts";
 import { loadProfile, profilePath } from "../../hardware/profile.ts";
-import { VirtualBoard } from "../../sim/board.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "bb-battery-"));
 /** R1 wired for USB only: the same profile with battery kind "none". */

@@ -1,6 +1,6 @@
 /** Shared helpers for tests that run the built bundle (dist/firmware.js) on the virtual board. */
 import { readFileSync } from "node:fs";
-import { VirtualBoard, type BoardOptions } from "../../sim/board.ts";
+import { VirtualBoard, type BoardOptions } from "../../sim/board/board.ts";
 import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
 import { keyList, loadProfile } from "../../hardware/profile.ts";
 

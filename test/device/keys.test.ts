@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VirtualBoard } from "../../sim/board.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
 import { buildFirmware } from "../../firmware/tools/build.ts";
 import { keyList } from "../../hardware/profile.ts";
 import { echoedKeys, R1, selfTestBoard } from "./helpers.ts";

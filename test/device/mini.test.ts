@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware } from "../../firmware/tools/build.ts";
-import { VirtualBoard } from "../../sim/board.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
 import { gridKey } from "../scenarios/driver.ts";
 
 let code = "";

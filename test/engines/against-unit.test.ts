@@ -1,6 +1,6 @@
 /**
  * Roles 4 then 3, a full match against the unit (of 2 games, the shortest the menu offers; the race to hole 30),
- * on both engines: the watcher (sim/watch.ts) plays the
+ * on both engines: the watcher (sim/play/watch.ts) plays the
  * person's side through keys and LEDs only, in virtual time on the simulator and in real time on the real
  * interpreter (watchRealTime). It keys a secret drawn from its own seed and the true feedback to every guess
  * of the unit (role 4), then breaks the unit's code with the unit's own solver (role 3) and checks every
@@ -15,7 +15,7 @@ import { rulesFor } from "../../firmware/core/presets.ts";
 import { feedback } from "../../firmware/core/feedback.ts";
 import type { PresetId } from "../../firmware/core/types.ts";
 import { EspruinoBoard } from "../../sim/espruino/engine.ts";
-import { watch, watchRealTime, type WatchEvent } from "../../sim/watch.ts";
+import { watch, watchRealTime, type WatchEvent } from "../../sim/play/watch.ts";
 import { bootEngine, closeEngine, ESPRUINO_MISSING, type Engine } from "./engines.ts";
 import { PRESETS } from "./play.ts";
 

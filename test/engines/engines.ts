@@ -6,10 +6,10 @@
  */
 import { readFileSync } from "node:fs";
 import { SEGMENT_NAMES, type SegmentName } from "../../hardware/profile.ts";
-import { VirtualBoard } from "../../sim/board.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
 import { EspruinoBoard } from "../../sim/espruino/engine.ts";
 import { espruinoMissing } from "../../sim/espruino/binary.ts";
-import { ExpectFailure, parseScript, runCommandsAsync, SCRIPT_BOOT_MS, type Command } from "../../sim/script.ts";
+import { ExpectFailure, parseScript, runCommandsAsync, SCRIPT_BOOT_MS, type Command } from "../../sim/play/script.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 
 /** Why the real interpreter cannot run here ("" when it can). */

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "../../firmware/tools/build.ts";
 import { espruinoMissing } from "../../sim/espruino/binary.ts";
 import { EspruinoBoard } from "../../sim/espruino/engine.ts";
-import { parseScript, runCommandsAsync, SCRIPT_BOOT_MS } from "../../sim/script.ts";
+import { parseScript, runCommandsAsync, SCRIPT_BOOT_MS } from "../../sim/play/script.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 
 const MISSING = espruinoMissing("espruino-5100");

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { request } from "node:http";
-import { startSimulator, type EspruinoSimulator, type SimState } from "../../sim/server.ts";
+import { startSimulator, type EspruinoSimulator, type SimState } from "../../sim/web/server.ts";
 import { ESPRUINO_MISSING } from "./engines.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 

@@ -23,8 +23,8 @@
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { VirtualBoard } from "../../sim/board.ts";
-import { Prng } from "../../sim/random.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
+import { Prng } from "../../sim/board/random.ts";
 import { segmentOffsets, type Profile } from "../../hardware/profile.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
 import type { Code, MatchState } from "../../firmware/core/types.ts";

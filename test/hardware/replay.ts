@@ -4,7 +4,7 @@
  * file), and, given a simulator Storage, against that too, in the same order.
  */
 import { runInNewContext } from "node:vm";
-import type { VirtualStorage } from "../../sim/storage.ts";
+import type { VirtualStorage } from "../../sim/board/storage.ts";
 
 /**
  * Plays what the board would do with an upload: runs its Storage writes against an in-memory Storage (Espruino's

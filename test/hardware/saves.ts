@@ -2,8 +2,8 @@
  * Saved games for the flash tests: one the first firmware wrote (format 1), and matches in progress as the current
  * firmware saves them, played on the simulator with the built bundle.
  */
-import { VirtualBoard } from "../../sim/board.ts";
-import { Prng } from "../../sim/random.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
+import { Prng } from "../../sim/board/random.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import { Player, type Goal } from "../reliability/player.ts";
 import { readSavedState } from "../reliability/saved-state.ts";

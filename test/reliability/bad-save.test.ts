@@ -7,8 +7,8 @@
  */
 import { S_GAME } from "../../firmware/ui/menu.ts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { VirtualBoard } from "../../sim/board.ts";
-import { Prng } from "../../sim/random.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
+import { Prng } from "../../sim/board/random.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
 import { encodeSlot, readSavedState, SaveLog, SLOT_NAMES, type SlotCopy } from "./saved-state.ts";

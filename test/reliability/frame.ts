@@ -3,8 +3,8 @@
  * Node): an App restored from the state and rendered at the board's time, as palette names per LED.
  * Compared with what the virtual board's LEDs show, it says whether the unit resumed that state.
  */
-import type { VirtualBoard } from "../../sim/board.ts";
-import { colourName } from "../../sim/colours.ts";
+import type { VirtualBoard } from "../../sim/board/board.ts";
+import { colourName } from "../../sim/views/colours.ts";
 import { compileProfile, segmentOffsets, SEGMENT_NAMES, type Profile, type SegmentName } from "../../hardware/profile.ts";
 import { App, type SavedState } from "../../firmware/ui/app.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";

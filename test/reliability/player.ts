@@ -6,7 +6,7 @@
  */
 import { S_GAME, settingsByName } from "../../firmware/ui/menu.ts";
 import type { Profile } from "../../hardware/profile.ts";
-import type { Prng } from "../../sim/random.ts";
+import type { Prng } from "../../sim/board/random.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
 import { defaultSettings, FLIP_GRID_MENU, FLIP_PLAYERS_MENU, GAMES_MENU, MODE_MENU, PRESET_MENU } from "../../firmware/ui/app.ts";
 import { G_BLANK, G_COLOUR, G_MENU, G_OK } from "../../firmware/ui/layout.ts";

@@ -1,12 +1,12 @@
 /**
  * Issue 7, "never lose a match": the power is cut at random instants, sometimes in the middle of a
- * save (a torn write, sim/storage.ts), in every mode, and each time the unit must come back with the
+ * save (a torn write, sim/board/storage.ts), in every mode, and each time the unit must come back with the
  * last state it committed: the saved state it resumes is that state, every row, answer and score saved
  * before the cut is there, nothing is corrupt, and the LEDs show exactly that state.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { VirtualBoard } from "../../sim/board.ts";
-import { Prng } from "../../sim/random.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
+import { Prng } from "../../sim/board/random.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import { readSavedState, SaveLog, slotCopies } from "./saved-state.ts";
 import { boardFrame, expectedBootFrame, frameDiff, resumedState } from "./frame.ts";

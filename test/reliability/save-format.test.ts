@@ -5,10 +5,10 @@
  */
 import { S_GAME } from "../../firmware/ui/menu.ts";
 import { describe, expect, it } from "vitest";
-import { VirtualBoard } from "../../sim/board.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 import { decodeSlot, expandKeys, SAVE_KEYS } from "../../firmware/device/save-format.ts";
-import { decodeAnySlot, saveCrc, upgradeSlot } from "../../sim/saves.ts";
+import { decodeAnySlot, saveCrc, upgradeSlot } from "../../sim/board/saves.ts";
 import { PHASE_GUESS } from "../../firmware/core/types.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
 import { firmwareFailures } from "./invariants.ts";

@@ -4,15 +4,15 @@
  * fields): two files "bb.s0" and "bb.s1", and the newest valid copy wins. Copies are read with the
  * format's decoder and their keys expanded to the source's names (and shortened again to craft saves).
  */
-import type { VirtualBoard } from "../../sim/board.ts";
-import type { StorageCut, StorageOp } from "../../sim/storage.ts";
-import { stringFromBytes } from "../../sim/storage.ts";
+import type { VirtualBoard } from "../../sim/board/board.ts";
+import type { StorageCut, StorageOp } from "../../sim/board/storage.ts";
+import { stringFromBytes } from "../../sim/board/storage.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
 import { SAVE_VERSION, shortenKeys } from "../../firmware/device/save-format.ts";
-import { saveCrc } from "../../sim/saves.ts";
+import { saveCrc } from "../../sim/board/saves.ts";
 
-export { SLOT_NAMES, parseSlot, isCopy, slotCopies, newestCopy, type SlotCopy } from "../../sim/saves.ts";
-import { isCopy, newestCopy, parseSlot, SLOT_NAMES, type SlotCopy } from "../../sim/saves.ts";
+export { SLOT_NAMES, parseSlot, isCopy, slotCopies, newestCopy, type SlotCopy } from "../../sim/board/saves.ts";
+import { isCopy, newestCopy, parseSlot, SLOT_NAMES, type SlotCopy } from "../../sim/board/saves.ts";
 
 /** The state the unit would resume: the newest valid slot, keys renamed back; null when there is none. */
 export function readSavedState(board: VirtualBoard): SavedState | null {

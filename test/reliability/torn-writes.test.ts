@@ -1,11 +1,11 @@
 /**
- * The simulator's power-cut model (sim/storage.ts, VirtualBoard.schedulePowerCut/cutPowerDuringWrite):
+ * The simulator's power-cut model (sim/board/storage.ts, VirtualBoard.schedulePowerCut/cutPowerDuringWrite):
  * a Storage operation cut part-way leaves what flash would, in the order Espruino programs it, and the
  * firmware call that asked for the write goes no further.
  */
 import { describe, expect, it } from "vitest";
-import { VirtualBoard } from "../../sim/board.ts";
-import { PowerCutError, STORAGE_HEADER_BYTES, storageFootprint, VirtualStorage, type StorageCut } from "../../sim/storage.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
+import { PowerCutError, STORAGE_HEADER_BYTES, storageFootprint, VirtualStorage, type StorageCut } from "../../sim/board/storage.ts";
 
 const OLD = "old copy of the file, forty bytes long..";
 const NEW = "NEW COPY OF THE FILE, FORTY BYTES LONG!!";
@@ -20,7 +20,7 @@ function cutRewrite(fraction: number) {
   return { s, cut: seen! as StorageCut, text: s.readString("f") };
 }
 
-describe("torn writes in sim/storage.ts", () => {
+describe("torn writes in sim/board/storage.ts", () => {
   it("a rewrite cut before its first word leaves the old copy", () => {
     const { cut, text } = cutRewrite(0);
     expect(cut.stage).toBe("before");

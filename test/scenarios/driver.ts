@@ -2,7 +2,7 @@
  * Plays the unit the way a person does: keys on the virtual board running dist/firmware.js, and
  * answers read off the LEDs. Scenario tests use only this, so they exercise the shipped bundle.
  */
-import { VirtualBoard, type BoardOptions } from "../../sim/board.ts";
+import { VirtualBoard, type BoardOptions } from "../../sim/board/board.ts";
 import type { Feedback, MatchMode, PresetId } from "../../firmware/core/types.ts";
 import { REFUSAL_NAMES } from "../../firmware/core/types.ts";
 import { REFUSAL_COLOURS } from "../../firmware/ui/render.ts";

@@ -1,6 +1,6 @@
 /**
  * Issue 14, probe 9: a power cut during Storage compaction and the firmware (.bootcde). Compaction is modelled step by
- * step as Espruino 2v29 does it (sim/storage.ts, after jsflash.c jsfCompactInternal): it starts at the last page that
+ * step as Espruino 2v29 does it (sim/board/storage.ts, after jsflash.c jsfCompactInternal): it starts at the last page that
  * begins with a header at or before the first trashed file, erases each page just before rewriting it from a RAM
  * buffer, and a Storage the device finds corrupt at power-on is erased whole.
  *
@@ -19,9 +19,9 @@ import { BOARDS, PAD_FILE, pageAlignPad, storageFootprint } from "../../hardware
 import { flashFiles, saveCrc, slotFiles, uploadScript } from "../../firmware/tools/flash.ts";
 import { keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
 import { bootLayout, bootPad, largestProtected, solverTablesFor } from "../../firmware/tools/tables.ts";
-import { VirtualBoard, BOOT_FILE } from "../../sim/board.ts";
-import { bytesFromString, readImage, VirtualStorage, type CompactionCut } from "../../sim/storage.ts";
-import { Prng } from "../../sim/random.ts";
+import { VirtualBoard, BOOT_FILE } from "../../sim/board/board.ts";
+import { bytesFromString, readImage, VirtualStorage, type CompactionCut } from "../../sim/board/storage.ts";
+import { Prng } from "../../sim/board/random.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import { replayUpload } from "../hardware/replay.ts";
 import { readSavedState } from "../reliability/saved-state.ts";

@@ -1,12 +1,12 @@
 /**
- * Issue 14, probes 1 and 2: the simulator's TCP console (sim/console.ts) under attack. What a client types
+ * Issue 14, probes 1 and 2: the simulator's TCP console (sim/console/tcp-console.ts) under attack. What a client types
  * reaches only the firmware's realm, which holds no host function; a web page's request to the port runs
  * nothing; the per-run token and the firmware's password lock are enforced as on the device.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { connect, type Socket } from "node:net";
-import { VirtualBoard } from "../../sim/board.ts";
-import { looksLikeHttp, startConsoleServer, type ConsoleServer } from "../../sim/console.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
+import { looksLikeHttp, startConsoleServer, type ConsoleServer } from "../../sim/console/tcp-console.ts";
 import { UnitDriver } from "../scenarios/driver.ts";
 
 /** The exploit of the issue: a host function's constructor chain leads to the host's Function. */

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "node:http";
-import { startSimulator, TOKEN_HEADER, type Simulator } from "../../sim/server.ts";
-import { parseScript, ScriptError, MAX_LINE_CHARS } from "../../sim/script.ts";
-import { Prng } from "../../sim/random.ts";
+import { startSimulator, TOKEN_HEADER, type Simulator } from "../../sim/web/server.ts";
+import { parseScript, ScriptError, MAX_LINE_CHARS } from "../../sim/play/script.ts";
+import { Prng } from "../../sim/board/random.ts";
 import { firmware } from "../sim-views/helpers.ts";
 
 const HTTP_CASES = 400;

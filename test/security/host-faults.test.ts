@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VirtualBoard } from "../../sim/board.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 import { G_OK } from "../../firmware/ui/layout.ts";
 

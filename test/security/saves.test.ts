@@ -5,7 +5,7 @@
  * has been written.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { VirtualBoard } from "../../sim/board.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
 import { UnitDriver } from "../scenarios/driver.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";

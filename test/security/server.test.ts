@@ -1,13 +1,13 @@
 /**
- * Issue 14, probes 3, 4, 5 and the server's part of 8: the simulator's web server (sim/server.ts) facing a
+ * Issue 14, probes 3, 4, 5 and the server's part of 8: the simulator's web server (sim/web/server.ts) facing a
  * hostile web page, DNS rebinding, runaway commands, malformed requests and slow clients. Loopback only;
  * every server is closed after its test.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { connect } from "node:net";
 import { request } from "node:http";
-import { MAX_BODY_BYTES, startSimulator, TOKEN_HEADER, type SimState, type Simulator } from "../../sim/server.ts";
-import { bootBoard, CapExceeded, CommandBudget, MAX_WAIT_MS, parseScript, runCommands, ScriptError } from "../../sim/script.ts";
+import { MAX_BODY_BYTES, startSimulator, TOKEN_HEADER, type SimState, type Simulator } from "../../sim/web/server.ts";
+import { bootBoard, CapExceeded, CommandBudget, MAX_WAIT_MS, parseScript, runCommands, ScriptError } from "../../sim/play/script.ts";
 import { firmware } from "../sim-views/helpers.ts";
 
 let sims: Simulator[] = [];

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
 import type { CliJson } from "../../sim/cli.ts";
-import { bootBoard, parseScript, runCommands } from "../../sim/script.ts";
+import { bootBoard, parseScript, runCommands } from "../../sim/play/script.ts";
 import { firmware, ROOT, SCRIPTS, script } from "./helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "brainboard-cli-"));

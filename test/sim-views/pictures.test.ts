@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { decodeSaved, drawPictures, padShowsCards, PictureDeal, PICTURES, readSaved, type Saved } from "../../sim/pictures.ts";
-import { Prng } from "../../sim/random.ts";
-import { startSimulator, type Simulator } from "../../sim/server.ts";
+import { decodeSaved, drawPictures, padShowsCards, PictureDeal, PICTURES, readSaved, type Saved } from "../../sim/views/pictures.ts";
+import { Prng } from "../../sim/board/random.ts";
+import { startSimulator, type Simulator } from "../../sim/web/server.ts";
 import { firmware } from "./helpers.ts";
 import { FLIP_ASK, FLIP_PICK } from "../../firmware/core/brainflip.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bootBoard, ExpectFailure, parseScript, runCommands, SCRIPT_BOOT_MS } from "../../sim/script.ts";
+import { bootBoard, ExpectFailure, parseScript, runCommands, SCRIPT_BOOT_MS } from "../../sim/play/script.ts";
 import { firmware, script } from "./helpers.ts";
 
 const board = () => bootBoard({ firmware: firmware() });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadProfile } from "../../hardware/profile.ts";
-import { aliasSummary, keyAliases, keyboardShortcuts, keyRanges, resolveKey } from "../../sim/keys.ts";
-import { formatCommand, parseDuration, parseScript, ScriptError } from "../../sim/script.ts";
+import { aliasSummary, keyAliases, keyboardShortcuts, keyRanges, resolveKey } from "../../sim/views/key-names.ts";
+import { formatCommand, parseDuration, parseScript, ScriptError } from "../../sim/play/script.ts";
 
 const R1 = loadProfile("r1-pico");
 const MINI = loadProfile("mini-pico");

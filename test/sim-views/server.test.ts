@@ -1,7 +1,7 @@
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startSimulator, type SimLayout, type SimState, type Simulator } from "../../sim/server.ts";
+import { startSimulator, type SimLayout, type SimState, type Simulator } from "../../sim/web/server.ts";
 import { firmware } from "./helpers.ts";
 
 let sims: Simulator[] = [];
@@ -112,7 +112,7 @@ describe("the simulator's server", () => {
     expect(events[events.length - 1].segments.pad.map((p) => p.name)).toEqual(sim.board.colours("pad"));
   });
 
-  it("serves the page, its layout and nothing outside sim/page", async () => {
+  it("serves the page, its layout and nothing outside sim/web/page", async () => {
     const sim = await start();
     const html = await (await fetch(sim.url)).text();
     expect(html).toContain("<title>Brainboard simulator</title>");

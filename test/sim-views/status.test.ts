@@ -1,11 +1,11 @@
 /**
- * The unit's status in words (sim/status.ts), as the page shows it: keys in on the bundle, and what
+ * The unit's status in words (sim/views/status.ts), as the page shows it: keys in on the bundle, and what
  * the status line, the numbers and the key legends say, read from the firmware's saves and LEDs.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "../../sim/server.ts";
-import { bundleFor } from "../../sim/bundle.ts";
-import { StatusReader, type StatusBoard } from "../../sim/status.ts";
+import { startSimulator, type Simulator } from "../../sim/web/server.ts";
+import { bundleFor } from "../../sim/board/firmware-bundle.ts";
+import { StatusReader, type StatusBoard } from "../../sim/views/status.ts";
 import { segmentOffsets } from "../../hardware/profile.ts";
 import { frameNames, restoredApp } from "../reliability/frame.ts";
 import { readSavedState } from "../reliability/saved-state.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { COLOUR_NAMES, PALETTE_RGB, gammaTable } from "../../firmware/ui/palette.ts";
 import { listProfiles, loadProfile } from "../../hardware/profile.ts";
-import { PITCH, unitGeometry } from "../../sim/geometry.ts";
-import { colourInitial, frameScale, screenRgb } from "../../sim/view.ts";
-import type { Rgb } from "../../sim/board.ts";
+import { PITCH, unitGeometry } from "../../hardware/geometry.ts";
+import { colourInitial, frameScale, screenRgb } from "../../sim/views/view.ts";
+import type { Rgb } from "../../sim/board/board.ts";
 
 const gamma = gammaTable();
 /** What the firmware sends for palette colour `name` at brightness factor k. */

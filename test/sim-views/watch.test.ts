@@ -1,5 +1,5 @@
 /**
- * Watching the unit play itself (sim/watch.ts, GitHub issue 8): the watcher plays the person's side
+ * Watching the unit play itself (sim/play/watch.ts, GitHub issue 8): the watcher plays the person's side
  * through keys and LEDs only, in virtual time; the command line's --watch and the page's POST /api/watch.
  */
 import { execFile } from "node:child_process";
@@ -13,10 +13,10 @@ import type { Code, Feedback, Rules } from "../../firmware/core/types.ts";
 import { buildFirmware, DEFAULT_OUT } from "../../firmware/tools/build.ts";
 import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import { drawFeedback, symbolColour } from "../../firmware/ui/render.ts";
-import type { VirtualBoard } from "../../sim/board.ts";
-import { bootBoard } from "../../sim/script.ts";
-import { startSimulator, type Simulator } from "../../sim/server.ts";
-import { Watcher, type WatchEvent, type WatchOptions } from "../../sim/watch.ts";
+import type { VirtualBoard } from "../../sim/board/board.ts";
+import { bootBoard } from "../../sim/play/script.ts";
+import { startSimulator, type Simulator } from "../../sim/web/server.ts";
+import { Watcher, type WatchEvent, type WatchOptions } from "../../sim/play/watch.ts";
 import { firmware, ROOT } from "./helpers.ts";
 
 type Ev<T extends WatchEvent["type"]> = Extract<WatchEvent, { type: T }>;
@@ -83,7 +83,7 @@ function expectUnitGame(played: Played, rules: Rules, width: number, maxRows: nu
   return game;
 }
 
-describe("watching the unit play (sim/watch.ts)", () => {
+describe("watching the unit play (sim/play/watch.ts)", () => {
   it("plays a Brainiac game on R1: keys a random secret, reads each guess off the LEDs, answers truly; solved within 6 rows", () => {
     const board = bootBoard({ firmware: firmware(), seed: 4 });
     const played = play(board, { preset: "brainiac", games: 1, seed: 21 });

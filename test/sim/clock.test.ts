@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VirtualClock } from "../../sim/clock.ts";
+import { VirtualClock } from "../../sim/board/clock.ts";
 
 describe("virtual clock", () => {
   it("runs events in time order and FIFO at equal times", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { colourName } from "../../sim/colours.ts";
+import { colourName } from "../../sim/views/colours.ts";
 import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE, gammaTable } from "../../firmware/ui/palette.ts";
 
 const gamma = gammaTable();

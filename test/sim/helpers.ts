@@ -1,5 +1,5 @@
 /** Helpers for the simulator's own tests: small hand-written firmware programs on the virtual board. */
-import { VirtualBoard, type BoardOptions } from "../../sim/board.ts";
+import { VirtualBoard, type BoardOptions } from "../../sim/board/board.ts";
 import { loadProfile, type Profile } from "../../hardware/profile.ts";
 
 /** A board running `firmware`, powered on (boot code and init handlers have run). */

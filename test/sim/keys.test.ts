@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VirtualBoard } from "../../sim/board.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
 import { boot, r1With, SCANNER } from "./helpers.ts";
 
 /** Scans every 0.25 ms and logs each change of what is pressed, with its time in ms. */

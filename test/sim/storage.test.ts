@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { VirtualBoard } from "../../sim/board.ts";
-import { STORAGE_HEADER_BYTES } from "../../sim/storage.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
+import { STORAGE_HEADER_BYTES } from "../../sim/board/storage.ts";
 import { boot } from "./helpers.ts";
 
 const S = `var S = require("Storage");`;

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildFirmware } from "../firmware/tools/build.ts";
+import { buildFirmware } from "../../firmware/tools/build.ts";
 
 /** Builds the bundle for a profile; with `out` it is written there (dist/firmware.js for npm start), else to a temporary file that is removed. */
 export async function bundleFor(profile: string | undefined, out?: string): Promise<{ code: string; out?: string; bytes: number }> {

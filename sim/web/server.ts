@@ -1,10 +1,10 @@
 /**
  * The simulator's web server: runs the virtual board in step with real time and serves the page
- * (sim/page/) that draws it. The page holds no state: it renders what this server sends and sends
- * back the same commands scripts use (sim/script.ts).
+ * (sim/web/page/) that draws it. The page holds no state: it renders what this server sends and sends
+ * back the same commands scripts use (sim/play/script.ts).
  *
- *   GET  /                  the page (sim/page/index.html, app.js, style.css)
- *   GET  /api/layout        the unit's geometry (sim/geometry.ts), keyboard shortcuts, key aliases
+ *   GET  /                  the page (sim/web/page/index.html, app.js, style.css)
+ *   GET  /api/layout        the unit's geometry (hardware/geometry.ts), keyboard shortcuts, key aliases
  *   GET  /api/state         the board now: every LED (palette name, duty RGB, screen RGB), power,
  *                           battery, tone, keys held, firmware errors, console, view switches
  *   GET  /api/events        server-sent events: "state" (as /api/state) on every change, "tone"
@@ -14,9 +14,9 @@
  *   POST /api/view          {"shield": true|false, "labels": true|false, "muted": true|false}
  *   POST /api/watch         {"action": "start", "preset"?: "brainiac"|"travel"|"race", "harder"?: bool,
  *                           "games"?: N, "secret"?: "keyed"|"head", "seed"?: N} starts watching the unit
- *                           play (sim/watch.ts) on this board, in real time; {"action": "stop"} stops it.
+ *                           play (sim/play/watch.ts) on this board, in real time; {"action": "stop"} stops it.
  *                           The state's `watch` says what it does ({running, line, log}).
- *   GET  /api/pictures      Brain Flip's 100 pictures ({id, name, svg}, sim/pictures.ts); the state's
+ *   GET  /api/pictures      Brain Flip's 100 pictures ({id, name, svg}, sim/views/pictures.ts); the state's
  *                           `flip` says which lie on the pad's cards while the Brain Flip screen shows
  *
  * Security (issue 14): the server answers only requests whose Host names it (127.0.0.1, localhost, [::1], or an
@@ -24,13 +24,13 @@
  * any, is its own; every /api/ request needs the per-run token (header x-brainboard-token, or ?token= for
  * the event stream) that the served page carries in a <meta name="brainboard-token"> (a page of another origin
  * cannot read it). Bodies are bounded (413), script lines too; a command's waits, virtual time and CPU time
- * are capped (sim/script.ts); an event-stream client that falls behind is dropped; an error never answers
+ * are capped (sim/play/script.ts); an event-stream client that falls behind is dropped; an error never answers
  * with a stack trace or a path. While the codemaker's shield is closed the shielded segments (the secret)
  * and the codemaker pad's keys are left out of /api/state and the stream, `show` hides them and `expect`
  * on them is refused.
  *
  * Brain Flip's pictures: the server deals grid x grid of the 100 pictures at random for every Brain
- * Flip game the firmware starts, seen in the firmware's saves (PictureDeal in sim/pictures.ts), and
+ * Flip game the firmware starts, seen in the firmware's saves (PictureDeal in sim/views/pictures.ts), and
  * keeps them for the whole game, also across power cycles and (with a storage file) restarts.
  *
  * Engines: the virtual board (default), or with `engine: "espruino"` the real Espruino interpreter
@@ -49,14 +49,14 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { G_OK } from "../firmware/ui/layout.ts";
-import { VirtualBoard } from "./board.ts";
-import { EngineError, EspruinoBoard } from "./espruino/engine.ts";
-import { SLOT_NAMES } from "./saves.ts";
-import { unitGeometry, type UnitGeometry } from "./geometry.ts";
-import { keyAliases, keyboardShortcuts } from "./keys.ts";
-import { padShowsCards, PictureDeal, pictureList, PICTURES, readSaved, type Deal } from "./pictures.ts";
-import { Prng } from "./random.ts";
+import { G_OK } from "../../firmware/ui/layout.ts";
+import { VirtualBoard } from "../board/board.ts";
+import { EngineError, EspruinoBoard } from "../espruino/engine.ts";
+import { SLOT_NAMES } from "../board/saves.ts";
+import { unitGeometry, type UnitGeometry } from "../../hardware/geometry.ts";
+import { keyAliases, keyboardShortcuts } from "../views/key-names.ts";
+import { padShowsCards, PictureDeal, pictureList, PICTURES, readSaved, type Deal } from "../views/pictures.ts";
+import { Prng } from "../board/random.ts";
 import {
   CapExceeded,
   CommandBudget,
@@ -68,14 +68,14 @@ import {
   formatCommand,
   TAP_GAP_MS,
   type Command,
-} from "./script.ts";
-import { DEFAULT_OUT } from "../firmware/tools/build.ts";
-import { formatBoard } from "./text.ts";
-import { Watcher, type WatchOptions, type WatchStatus } from "./watch.ts";
-import { StatusReader, type UnitStatus } from "./status.ts";
-import { PRESET_IDS } from "../firmware/core/presets.ts";
-import type { PresetId } from "../firmware/core/types.ts";
-import { COLOUR_INITIALS, INITIALS_LEGEND, screenViews, type ScreenPixel } from "./view.ts";
+} from "../play/script.ts";
+import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
+import { formatBoard } from "../views/text.ts";
+import { Watcher, type WatchOptions, type WatchStatus } from "../play/watch.ts";
+import { StatusReader, type UnitStatus } from "../views/status.ts";
+import { PRESET_IDS } from "../../firmware/core/presets.ts";
+import type { PresetId } from "../../firmware/core/types.ts";
+import { COLOUR_INITIALS, INITIALS_LEGEND, screenViews, type ScreenPixel } from "../views/view.ts";
 
 export const PAGE_DIR = fileURLToPath(new URL("./page/", import.meta.url));
 export const DEFAULT_PORT = 8080;
@@ -152,9 +152,9 @@ export interface SimState {
   view: ViewSwitches;
   /** Brain Flip's cards while its screen shows (the unit on, its pad lighting the cards); else null. */
   flip: FlipCards | null;
-  /** Watching the unit play (sim/watch.ts): running or not, the latest line and the recent ones; null before the first watch. */
+  /** Watching the unit play (sim/play/watch.ts): running or not, the latest line and the recent ones; null before the first watch. */
   watch: WatchStatus | null;
-  /** What the unit shows and what to do next, in words, with the scores as numbers and the keys' legends (sim/status.ts). */
+  /** What the unit shows and what to do next, in words, with the scores as numbers and the keys' legends (sim/views/status.ts). */
   status: UnitStatus;
 }
 

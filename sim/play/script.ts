@@ -19,14 +19,14 @@
  * a line at most MAX_LINE_CHARS; a run stops with a CapExceeded error once it has used its CPU time
  * (SCRIPT_CPU_MS; the server's requests less). Each error names the cap.
  *
- * KEY is a key id (p11..p66, m11..m34 on R1) or an alias from sim/keys.ts (ok, red, slot1,
+ * KEY is a key id (p11..p66, m11..m34 on R1) or an alias from sim/views/key-names.ts (ok, red, slot1,
  * maker.ok...). COLOUR is a palette name (off, red, green, blue, yellow, white, orange, pink,
  * violet or black, hole, cyan), `*` for any, or alternatives like `hole/off` (for a blinking hole).
  */
-import { loadProfile, type Profile, type SegmentName } from "../hardware/profile.ts";
-import { COLOUR_NAMES } from "../firmware/ui/palette.ts";
-import { VirtualBoard, type BoardOptions } from "./board.ts";
-import { aliasSummary, keyRanges, resolveKey } from "./keys.ts";
+import { loadProfile, type Profile, type SegmentName } from "../../hardware/profile.ts";
+import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
+import { VirtualBoard, type BoardOptions } from "../board/board.ts";
+import { aliasSummary, keyRanges, resolveKey } from "../views/key-names.ts";
 
 export interface KeyRef {
   /** The key id on the profile. */
@@ -381,7 +381,7 @@ export function runCommand(board: ScriptBoard, cmd: Command, onShow?: (cmd: Comm
   }
 }
 
-/** What a script needs of a board: either engine's (sim/board.ts in virtual time, sim/espruino/engine.ts in real time). */
+/** What a script needs of a board: either engine's (sim/board/board.ts in virtual time, sim/espruino/engine.ts in real time). */
 export interface ScriptBoard {
   readonly now: number;
   colours(segment: SegmentName): string[];

@@ -58,8 +58,8 @@ import { dirname } from "node:path";
 export const STORAGE_NAME_MAX = 28;
 // Espruino's Storage layout is a board fact (hardware/boards.ts), shared with the flash tool; so is the page-aligning
 // pad that npm run flash writes after .bootcde (PAD_FILE, pageAlignPad there).
-export { STORAGE_HEADER_BYTES, storageFootprint } from "../hardware/boards.ts";
-import { STORAGE_HEADER_BYTES, storageFootprint } from "../hardware/boards.ts";
+export { STORAGE_HEADER_BYTES, storageFootprint } from "../../hardware/boards.ts";
+import { STORAGE_HEADER_BYTES, storageFootprint } from "../../hardware/boards.ts";
 /** Flash is programmed a word at a time: a cut leaves whole words done. */
 export const FLASH_WORD_BYTES = 4;
 

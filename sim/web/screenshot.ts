@@ -2,19 +2,19 @@
  * npm run screenshot [-- --out FILE]
  * Regenerates the README's pictures of the simulator: a Brainiac match in progress
  * (sim/scripts/mid-game.txt) drawn by the page in headless Chromium, in a laptop's window
- * (sim/page/screenshot.png, or FILE) and on a phone, 390 x 844 (sim/page/screenshot-phone.png).
+ * (sim/web/page/screenshot.png, or FILE) and on a phone, 390 x 844 (sim/web/page/screenshot-phone.png).
  */
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { bundleFor } from "./bundle.ts";
+import { bundleFor } from "../board/firmware-bundle.ts";
 import { CHROMIUM_HELP, findChromium, launchChromium } from "./browser.ts";
 import { startSimulator } from "./server.ts";
 
 export const SCREENSHOT = fileURLToPath(new URL("./page/screenshot.png", import.meta.url));
 export const PHONE_SCREENSHOT = fileURLToPath(new URL("./page/screenshot-phone.png", import.meta.url));
-const SCRIPT = fileURLToPath(new URL("./scripts/mid-game.txt", import.meta.url));
+const SCRIPT = fileURLToPath(new URL("../scripts/mid-game.txt", import.meta.url));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { out: { type: "string" } } });

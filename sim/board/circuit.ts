@@ -11,8 +11,8 @@
  * closed contact only when that row is driven low; rows are never driven by columns, so there is
  * no ghosting.
  */
-import type { BoardInfo } from "../hardware/boards.ts";
-import { columnPins, keyList, type KeyInfo, type Profile } from "../hardware/profile.ts";
+import type { BoardInfo } from "../../hardware/boards.ts";
+import { columnPins, keyList, type KeyInfo, type Profile } from "../../hardware/profile.ts";
 
 /** GPIO modes, as `pinMode` names them ("auto" is a flag, not a mode: see `PinState.manual`). */
 export type GpioMode =

@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BOARDS, PAD_FILE, type BoardInfo } from "../hardware/boards.ts";
+import { BOARDS, PAD_FILE, type BoardInfo } from "../../hardware/boards.ts";
 import {
   checkProfile,
   ledCount,
@@ -20,23 +20,23 @@ import {
   type KeyInfo,
   type Profile,
   type SegmentName,
-} from "../hardware/profile.ts";
+} from "../../hardware/profile.ts";
 import { Circuit, type PinState } from "./circuit.ts";
 import { VirtualClock, type ClockEvent } from "./clock.ts";
-import { colourName } from "./colours.ts";
-import { chainPixels, LedChain, type LedStats, type Rgb } from "./leds.ts";
+import { colourName } from "../views/colours.ts";
+import { chainPixels, LedChain, type LedStats, type Rgb } from "./led-chain.ts";
 import { Prng } from "./random.ts";
-import { EspruinoRuntime, type BoardBus } from "./runtime.ts";
-import { protectedLayout, SOLVER_TABLE_NAMES, solverTablesFor } from "../firmware/tools/tables.ts";
-import { isKept, keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../firmware/tools/save-upgrade.ts";
+import { EspruinoRuntime, type BoardBus } from "../runtime/runtime.ts";
+import { protectedLayout, SOLVER_TABLE_NAMES, solverTablesFor } from "../../firmware/tools/tables.ts";
+import { isKept, keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
 import { saveCrc } from "./saves.ts";
 import { bytesFromString, stringFromBytes, VirtualStorage, type StorageCut } from "./storage.ts";
 
-export type { Rgb, LedStats } from "./leds.ts";
+export type { Rgb, LedStats } from "./led-chain.ts";
 export type { VirtualStorage, StorageCut } from "./storage.ts";
 
 /** The bundle `npm run build` writes, flashed when no firmware is given. */
-export const DEFAULT_FIRMWARE = fileURLToPath(new URL("../dist/firmware.js", import.meta.url));
+export const DEFAULT_FIRMWARE = fileURLToPath(new URL("../../dist/firmware.js", import.meta.url));
 /** Storage file the device boots from. */
 export const BOOT_FILE = ".bootcde";
 
@@ -70,7 +70,7 @@ export type BoardEvent = "leds" | "tone" | "console" | "reset" | "power";
 export interface PowerCutRecord {
   at: number;
   kind: "scheduled" | "write";
-  /** For a cut during a write: what the operation left (sim/storage.ts). */
+  /** For a cut during a write: what the operation left (sim/board/storage.ts). */
   write?: StorageCut;
 }
 
@@ -218,7 +218,7 @@ export class VirtualBoard {
   /**
    * Cuts the power during the n-th Storage operation from now (1 = the next; every write, erase and compact
    * counts), leaving it `fraction` done (0..1 of the bytes it programs, in the device's order: see the model in
-   * sim/storage.ts). The firmware call that asked for the write stops there: the board is off, and powerOn()
+   * sim/board/storage.ts). The firmware call that asked for the write stops there: the board is off, and powerOn()
    * boots again from what Storage holds. Replaces a write cut already armed.
    */
   cutPowerDuringWrite(n = 1, fraction = 0.5): void {

@@ -13,10 +13,10 @@
  * Each picture is a small SVG (viewBox 0 0 100 100, a cartoon with dark outlines on a cream card)
  * with a name for tooltips and screen readers ("two blue striped cats with hats").
  */
-import { decodeSlot, expandKeys } from "../firmware/device/save-format.ts";
-import { saveCrc } from "./saves.ts";
-import type { VirtualStorage } from "./storage.ts";
-import { FLIP_PICK } from "../firmware/core/brainflip.ts";
+import { decodeSlot, expandKeys } from "../../firmware/device/save-format.ts";
+import { saveCrc } from "../board/saves.ts";
+import type { VirtualStorage } from "../board/storage.ts";
+import { FLIP_PICK } from "../../firmware/core/brainflip.ts";
 
 export type Pattern = "plain" | "stripes" | "dots";
 

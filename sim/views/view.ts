@@ -14,11 +14,11 @@
  * A palette colour thus shows as its perceived RGB in PALETTE_RGB at any brightness setting, and a
  * pixel that is not a palette colour keeps its hue and its brightness relative to the frame.
  */
-import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE, gammaTable } from "../firmware/ui/palette.ts";
-import { SEGMENT_NAMES, type SegmentName } from "../hardware/profile.ts";
-import type { Rgb, VirtualBoard } from "./board.ts";
+import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE, gammaTable } from "../../firmware/ui/palette.ts";
+import { SEGMENT_NAMES, type SegmentName } from "../../hardware/profile.ts";
+import type { Rgb, VirtualBoard } from "../board/board.ts";
 
-/** What the views read of a board: either engine's (sim/board.ts, sim/espruino/engine.ts). */
+/** What the views read of a board: either engine's (sim/board/board.ts, sim/espruino/engine.ts). */
 export type LedBoard = Pick<VirtualBoard, "profile" | "pixels" | "colours" | "now" | "isOn" | "tone" | "battery">;
 import { colourName } from "./colours.ts";
 

@@ -54,11 +54,11 @@ import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import * as acorn from "acorn";
-import { BOARDS } from "../hardware/boards.ts";
-import { DEFAULT_PROFILE, loadProfile } from "../hardware/profile.ts";
-import { BOOT_FILE, DEFAULT_FIRMWARE, VirtualBoard } from "./board.ts";
-import { describeThrown, ESPRUINO_VERSION } from "./runtime.ts";
-import { VirtualStorage } from "./storage.ts";
+import { BOARDS } from "../../hardware/boards.ts";
+import { DEFAULT_PROFILE, loadProfile } from "../../hardware/profile.ts";
+import { BOOT_FILE, DEFAULT_FIRMWARE, VirtualBoard } from "../board/board.ts";
+import { describeThrown, ESPRUINO_VERSION } from "../runtime/runtime.ts";
+import { VirtualStorage } from "../board/storage.ts";
 
 export const DEFAULT_CONSOLE_PORT = 4001;
 export const CONSOLE_HOST = "127.0.0.1";
@@ -893,7 +893,7 @@ async function main(): Promise<number> {
       firmware = readFileSync(DEFAULT_FIRMWARE, "latin1");
       from = show(DEFAULT_FIRMWARE);
     } else {
-      const { buildFirmware } = await import("../firmware/tools/build.ts");
+      const { buildFirmware } = await import("../../firmware/tools/build.ts");
       if (profile.id === DEFAULT_PROFILE) {
         firmware = (await buildFirmware({ profile: profile.id })).code;
         from = `${show(DEFAULT_FIRMWARE)} (built now)`;

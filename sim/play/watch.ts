@@ -20,18 +20,18 @@
  *
  * Player 0 is the simulated person ("you"), player 1 the unit, as in the firmware.
  */
-import { feedback } from "../firmware/core/feedback.ts";
-import { PRESET_IDS, rulesFor } from "../firmware/core/presets.ts";
-import { randomSecret } from "../firmware/core/random.ts";
-import { createSolver, solverTableName } from "../firmware/core/solver.ts";
-import type { Code, Feedback, PresetId, Row, Rules } from "../firmware/core/types.ts";
-import { GAMES_MENU, MODE_MENU, PRESET_MENU } from "../firmware/ui/app.ts";
-import { G_BLANK, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT } from "../firmware/ui/layout.ts";
-import { COLOUR_NAMES, PEG_NAMES } from "../firmware/ui/palette.ts";
-import { drawFeedback, symbolColour } from "../firmware/ui/render.ts";
-import { solverTablesFor } from "../firmware/tools/tables.ts";
-import type { Profile, SegmentName } from "../hardware/profile.ts";
-import { Prng } from "./random.ts";
+import { feedback } from "../../firmware/core/feedback.ts";
+import { PRESET_IDS, rulesFor } from "../../firmware/core/presets.ts";
+import { randomSecret } from "../../firmware/core/random.ts";
+import { createSolver, solverTableName } from "../../firmware/core/solver.ts";
+import type { Code, Feedback, PresetId, Row, Rules } from "../../firmware/core/types.ts";
+import { GAMES_MENU, MODE_MENU, PRESET_MENU } from "../../firmware/ui/app.ts";
+import { G_BLANK, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT } from "../../firmware/ui/layout.ts";
+import { COLOUR_NAMES, PEG_NAMES } from "../../firmware/ui/palette.ts";
+import { drawFeedback, symbolColour } from "../../firmware/ui/render.ts";
+import { solverTablesFor } from "../../firmware/tools/tables.ts";
+import type { Profile, SegmentName } from "../../hardware/profile.ts";
+import { Prng } from "../board/random.ts";
 
 export interface WatchOptions {
   /** The game; default: the one chosen on the unit's menu (Brainiac when that is Brain Flip). */
@@ -59,7 +59,7 @@ export interface WatchOptions {
 
 export type Side = "unit" | "you";
 
-/** What the watcher needs of a board: either engine's (sim/board.ts, sim/espruino/engine.ts). */
+/** What the watcher needs of a board: either engine's (sim/board/board.ts, sim/espruino/engine.ts). */
 export interface WatchedBoard {
   readonly profile: Profile;
   readonly now: number;

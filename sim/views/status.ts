@@ -7,19 +7,19 @@
  * README "Reliability"), read with the save decoder (one import below); what is not saved (a refusal,
  * the hint being shown, the resume key) is read off its LEDs; counts come from the core's functions.
  */
-import type { VirtualBoard } from "./board.ts";
-import { newestCopy, type SaveSource } from "./saves.ts";
-import { defaultSettings, type SavedState } from "../firmware/ui/app.ts";
-import { settingsByName, type NamedSettings } from "../firmware/ui/menu.ts";
-import { REFUSAL_COLOURS } from "../firmware/ui/render.ts";
-import { COLOUR_NAMES } from "../firmware/ui/palette.ts";
-import { REFUSAL_NAMES } from "../firmware/core/types.ts";
-import { G_RESUME } from "../firmware/ui/app.ts";
-import { gamesPlayed, rulesOf, unitRole } from "../firmware/core/match.ts";
-import { countConsistent } from "../firmware/core/codes.ts";
-import { questionLimit, FLIP_TARGET, type FlipState } from "../firmware/core/brainflip.ts";
-import { rulesFor } from "../firmware/core/presets.ts";
-import type { MatchState, Rules } from "../firmware/core/types.ts";
+import type { VirtualBoard } from "../board/board.ts";
+import { newestCopy, type SaveSource } from "../board/saves.ts";
+import { defaultSettings, type SavedState } from "../../firmware/ui/app.ts";
+import { settingsByName, type NamedSettings } from "../../firmware/ui/menu.ts";
+import { REFUSAL_COLOURS } from "../../firmware/ui/render.ts";
+import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
+import { REFUSAL_NAMES } from "../../firmware/core/types.ts";
+import { G_RESUME } from "../../firmware/ui/app.ts";
+import { gamesPlayed, rulesOf, unitRole } from "../../firmware/core/match.ts";
+import { countConsistent } from "../../firmware/core/codes.ts";
+import { questionLimit, FLIP_TARGET, type FlipState } from "../../firmware/core/brainflip.ts";
+import { rulesFor } from "../../firmware/core/presets.ts";
+import type { MatchState, Rules } from "../../firmware/core/types.ts";
 import { segmentsOf } from "./view.ts";
 import {
   brainFlipLegends,
@@ -30,10 +30,18 @@ import {
   MODE_NAMES,
   type KeyLegend,
   type ScreenId,
-} from "./screens.ts";
-import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, ROLE_BREAKER, ROLE_MAKER } from "../firmware/core/types.ts";
-import { FLIP_ANSWER, FLIP_ASK, FLIP_PICK, RESULT_FOUND, RESULT_MISTAKE } from "../firmware/core/brainflip.ts";
-import { ROLE_NONE } from "../firmware/core/types.ts";
+} from "./key-legends.ts";
+import {
+  PHASE_FAILED,
+  PHASE_FEEDBACK,
+  PHASE_GUESS,
+  PHASE_SECRET,
+  PHASE_SOLVED,
+  ROLE_BREAKER,
+  ROLE_MAKER,
+} from "../../firmware/core/types.ts";
+import { FLIP_ANSWER, FLIP_ASK, FLIP_PICK, RESULT_FOUND, RESULT_MISTAKE } from "../../firmware/core/brainflip.ts";
+import { ROLE_NONE } from "../../firmware/core/types.ts";
 
 export interface PanelScore {
   /** "you", "the unit", "player 1"... */
@@ -397,7 +405,7 @@ function playStatus(
     line = `Not solved in ${rules.rows} rows: ${gain}. The secret shows on the pad's row 3.${next}`;
   } else if (game.phase === PHASE_SECRET) {
     const where = makerPad ? "on the codemaker pad" : "on the pad";
-    // A build with a codemaker pad or a secret segment has a shield over them (sim/geometry.ts).
+    // A build with a codemaker pad or a secret segment has a shield over them (hardware/geometry.ts).
     const shield = makerPad || profile.leds.segments.some((sg) => sg.name === "secret") ? "open the shield, " : "";
     line =
       role === ROLE_BREAKER

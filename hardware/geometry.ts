@@ -13,9 +13,9 @@
  * Grid columns (P = pegs): track 1, code holes 2..P+1, row numbers P+2, key pixels P+3..2P+2,
  * track 2P+3, pad keys from 2P+6 every 2 steps.
  */
-import { keyList, type Profile, type SegmentName } from "../hardware/profile.ts";
+import { keyList, type Profile, type SegmentName } from "./profile.ts";
 import { PEG_NAMES, PALETTE_RGB, COLOUR_NAMES } from "../firmware/ui/palette.ts";
-import { keyAliases, keyboardShortcuts } from "./keys.ts";
+import { keyAliases, keyboardShortcuts } from "../sim/views/key-names.ts";
 
 /** mm between neighbouring grid points. */
 export const PITCH = 10;

@@ -13,16 +13,16 @@
  */
 import vm from "node:vm";
 import { crc32 } from "node:zlib";
-import type { BoardInfo } from "../hardware/boards.ts";
-import type { Profile } from "../hardware/profile.ts";
-import type { Circuit, GpioMode, Level } from "./circuit.ts";
-import { GPIO_MODES } from "./circuit.ts";
-import type { ClockEvent, VirtualClock } from "./clock.ts";
-import { createEspruinoRealm, type EspruinoRealm } from "./context.ts";
+import type { BoardInfo } from "../../hardware/boards.ts";
+import type { Profile } from "../../hardware/profile.ts";
+import type { Circuit, GpioMode, Level } from "../board/circuit.ts";
+import { GPIO_MODES } from "../board/circuit.ts";
+import type { ClockEvent, VirtualClock } from "../board/clock.ts";
+import { createEspruinoRealm, type EspruinoRealm } from "./realm.ts";
 import { parseJsonish, toJsonish } from "./jsonish.ts";
 import { SizeEstimator } from "./memory.ts";
-import { Prng } from "./random.ts";
-import { bytesFromString, type VirtualStorage } from "./storage.ts";
+import { Prng } from "../board/random.ts";
+import { bytesFromString, type VirtualStorage } from "../board/storage.ts";
 
 /** Espruino's TIMER_MIN_INTERVAL, in ms. */
 export const TIMER_MIN_INTERVAL_MS = 0.1;
