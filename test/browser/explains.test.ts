@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { readSavedState } from "../reliability/saved-state.ts";
+import { readSavedState } from "../saves/saved-state.ts";
 import { chromiumFor, click, openSimulatorPage } from "./helpers.ts";
 import type { Simulator } from "../../sim/web/server.ts";
 

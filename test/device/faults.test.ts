@@ -1,6 +1,6 @@
 /**
  * Issue 7 on the built bundle: input faults, sleep, battery, watchdog and error flags. Power cuts,
- * bad saves and the fuzzer are in test/reliability and test/fuzz.
+ * bad saves and the fuzzer are in test/saves and test/fuzz.
  */
 import { describe, expect, it } from "vitest";
 import { keyList } from "../../hardware/profile.ts";

@@ -15,7 +15,7 @@
  *       the secret segment stays dark on every frame while the unit is the codemaker; and the secret
  *       is not reachable from the console (no global named secret, no global value holding it).
  *
- * Keys are chosen by screen, from the saved state: a Player (test/reliability/player.ts) plays
+ * Keys are chosen by screen, from the saved state: a Player (test/saves/player.ts) plays
  * toward a goal (a preset, variant and mode, or Brain Flip) that changes regularly, and random keys
  * of the screen, stray keys, holds and chords come in between. Everything is seeded: the same seed
  * and options replay the same events. Boards are used in sequence ("segments" of `boardEvents`
@@ -30,8 +30,8 @@ import type { SavedState } from "../../firmware/ui/app.ts";
 import type { Code, MatchState } from "../../firmware/core/types.ts";
 import { forEachCode } from "../../firmware/core/codes.ts";
 import { codeSpaceSize } from "../../firmware/core/presets.ts";
-import { readSavedState, SaveLog, slotCopies, type SlotCopy } from "../reliability/saved-state.ts";
-import { boardFrame, expectedBootFrame, frameDiff, frameNames, ledName, restoredApp } from "../reliability/frame.ts";
+import { readSavedState, SaveLog, slotCopies, type SlotCopy } from "../saves/saved-state.ts";
+import { boardFrame, expectedBootFrame, frameDiff, frameNames, ledName, restoredApp } from "../saves/frame.ts";
 import {
   consistentWith,
   firmwareFailures,
@@ -40,8 +40,8 @@ import {
   rulesOfMatch,
   stateProblems,
   unitRoleOf,
-} from "../reliability/invariants.ts";
-import { gridKey, Player, randomGoal, type Goal } from "../reliability/player.ts";
+} from "../saves/invariants.ts";
+import { gridKey, Player, randomGoal, type Goal } from "../saves/player.ts";
 import { FLIP_ASK, FLIP_OVER } from "../../firmware/core/brainflip.ts";
 import { ROLE_MAKER } from "../../firmware/core/types.ts";
 
@@ -794,7 +794,7 @@ export async function runFuzzInChildren(opts: ChildOptions, par: ParallelOptions
     for (let j = 0; j < jobs; j++) {
       const child = fork(childScript, [], {
         // --import is resolved from the working directory: the repository, where tsx is installed.
-        cwd: fileURLToPath(new URL("../../", import.meta.url)),
+        cwd: fileURLToPath(new URL("../../../../", import.meta.url)),
         execArgv: ["--import", "tsx"],
         stdio: ["ignore", "inherit", "inherit", "ipc"],
       });

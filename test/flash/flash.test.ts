@@ -2,7 +2,7 @@
  * npm run flash: the dry run writes the very Storage upload of the bundle without a board or network; the real
  * path is run against a recording stand-in board over tcp://; and each problem before flashing is refused with
  * what to do and the documented exit code. The files go into Storage in the order .bootcde, the page-aligning pad,
- * the tables (so that no compaction rewrites .bootcde's pages: test/security/compaction.test.ts), as the
+ * the tables (so that no compaction rewrites .bootcde's pages: test/saves/compaction.test.ts), as the
  * simulator's own flash writes them.
  */
 import {

@@ -8,7 +8,7 @@ import { connect } from "node:net";
 import { request } from "node:http";
 import { MAX_BODY_BYTES, startSimulator, TOKEN_HEADER, type SimState, type Simulator } from "../../sim/web/server.ts";
 import { bootBoard, CapExceeded, CommandBudget, MAX_WAIT_MS, parseScript, runCommands, ScriptError } from "../../sim/play/script.ts";
-import { firmware } from "../sim-views/helpers.ts";
+import { firmware } from "../views/helpers.ts";
 
 let sims: Simulator[] = [];
 afterEach(async () => {

@@ -9,9 +9,9 @@ import { VirtualBoard } from "../../sim/board/board.ts";
 import { UnitDriver } from "../scenarios/driver.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
-import { encodeSlot, newestCopy, parseSlot, isCopy, SLOT_NAMES, type SlotCopy } from "../reliability/saved-state.ts";
-import { boardFrame, expectedBootFrame, frameDiff } from "../reliability/frame.ts";
-import { firmwareFailures } from "../reliability/invariants.ts";
+import { encodeSlot, newestCopy, parseSlot, isCopy, SLOT_NAMES, type SlotCopy } from "./saved-state.ts";
+import { boardFrame, expectedBootFrame, frameDiff } from "./frame.ts";
+import { firmwareFailures } from "./invariants.ts";
 
 /** A referee game with a secret and two rows played; the good copy it leaves in Storage. */
 function goodCopy(): SlotCopy {

@@ -23,10 +23,10 @@ import { VirtualBoard, BOOT_FILE } from "../../sim/board/board.ts";
 import { bytesFromString, readImage, VirtualStorage, type CompactionCut } from "../../sim/board/storage.ts";
 import { Prng } from "../../sim/board/random.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
-import { replayUpload } from "../hardware/replay.ts";
-import { readSavedState } from "../reliability/saved-state.ts";
-import { Player, type Goal } from "../reliability/player.ts";
-import { firmwareFailures } from "../reliability/invariants.ts";
+import { replayUpload } from "../flash/replay.ts";
+import { readSavedState } from "./saved-state.ts";
+import { Player, type Goal } from "./player.ts";
+import { firmwareFailures } from "./invariants.ts";
 
 const GOAL: Goal = { game: "brainiac", harder: false, mode: "referee", games: 2 };
 const PAGE = BOARDS.pico.storagePageBytes;

@@ -6,11 +6,11 @@
  * a key-matrix scan (idle, and with a key held) with pin functions as cheap as native ones.
  */
 import profile from "brainboard:profile";
-import { App } from "../ui/app";
-import { render } from "../ui/render";
-import { Pixels } from "../device/pixels";
-import { KeyScanner } from "../device/keys";
-import { Scheduler } from "../device/scheduler";
+import { App } from "../../../firmware/ui/app";
+import { render } from "../../../firmware/ui/render";
+import { Pixels } from "../../../firmware/device/pixels";
+import { KeyScanner } from "../../../firmware/device/keys";
+import { Scheduler } from "../../../firmware/device/scheduler";
 
 /** The interpreter's global object, where the scan's pin functions are replaced. */
 declare const global: {

@@ -5,12 +5,12 @@
 import { VirtualBoard } from "../../sim/board/board.ts";
 import { Prng } from "../../sim/board/random.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
-import { Player, type Goal } from "../reliability/player.ts";
-import { readSavedState } from "../reliability/saved-state.ts";
+import { Player, type Goal } from "../saves/player.ts";
+import { readSavedState } from "../saves/saved-state.ts";
 import { SAVE_SLOT_NAMES } from "../../firmware/tools/save-upgrade.ts";
 
 /**
- * Written by the firmware of commit 4a92e49 (format 1, as test/reliability/save-format.test.ts has it): Brainiac,
+ * Written by the firmware of commit 4a92e49 (format 1, as test/saves/save-format.test.ts has it): Brainiac,
  * referee, secret 5 4 3 2, one row (red green blue yellow: 0 exact, 2 near), the console lock on: the unit resumes it
  * with its console locked.
  */

@@ -2,7 +2,7 @@ import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type SimLayout, type SimState, type Simulator } from "../../sim/web/server.ts";
-import { firmware } from "./helpers.ts";
+import { firmware } from "../views/helpers.ts";
 
 let sims: Simulator[] = [];
 afterEach(async () => {

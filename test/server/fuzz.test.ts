@@ -9,7 +9,7 @@ import { request } from "node:http";
 import { startSimulator, TOKEN_HEADER, type Simulator } from "../../sim/web/server.ts";
 import { parseScript, ScriptError, MAX_LINE_CHARS } from "../../sim/play/script.ts";
 import { Prng } from "../../sim/board/random.ts";
-import { firmware } from "../sim-views/helpers.ts";
+import { firmware } from "../views/helpers.ts";
 
 const HTTP_CASES = 400;
 const SCRIPT_CASES = 3000;
