@@ -25,7 +25,7 @@ import {
 
 import { design, enclosureSvg, layoutSvg, PRICES, schematicSvg, totalCost, type Part } from "./design.ts";
 
-export const HARDWARE_DIR = fileURLToPath(new URL(".//", import.meta.url));
+export const HARDWARE_DIR = fileURLToPath(new URL("./", import.meta.url));
 export const README = "README.md";
 
 // ----------------------------------------------------------------------------------------------- pins

@@ -16,7 +16,7 @@ import { checkBundle, formatProblem } from "./gate.ts";
 import { aliasGlobals } from "./alias-globals.ts";
 import { keptPropertyNames, manglePattern, pinnedNames } from "./mangle.ts";
 
-export const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_OUT = ROOT + "dist/firmware.js";
 /** DESIGN.md section 5: the minified bundle must fit 32 KB of the Pico's 48 KB Storage. */
 export const BUNDLE_BOUND_BYTES = 32 * 1024;

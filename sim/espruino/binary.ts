@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const PROJECT_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_ESPRUINO_DIR = resolve(PROJECT_ROOT, "../shared/tools/espruino");
 
 /** `espruino`: JsVars grow as needed (time, behaviour); `espruino-5100`: fixed at a Pico's 5,100 (memory). */

@@ -49,7 +49,7 @@ type Figures = [number[], number[], number[], number[]];
 /** Moves, checks, hints, each move's game, and the pondering after each move. */
 type RunResult = [Figures, Figures, Figures, number[], Figures];
 
-const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The secrets whose games have the most evaluations in one move, among `pool` (played here in Node, with the unit's own code). */
 function hardest(v: Variant, pool: ArrayLike<number>, count: number, exclude: Set<number>): number[] {

@@ -31,7 +31,7 @@ import {
 
 /** Evaluations per solverStep call: about 0.3 s on the Pico (600 a second). */
 const SLICE = 180;
-const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 export interface BenchRow {
   key: string;

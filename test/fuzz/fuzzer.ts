@@ -794,7 +794,7 @@ export async function runFuzzInChildren(opts: ChildOptions, par: ParallelOptions
     for (let j = 0; j < jobs; j++) {
       const child = fork(childScript, [], {
         // --import is resolved from the working directory: the repository, where tsx is installed.
-        cwd: fileURLToPath(new URL("../../../../", import.meta.url)),
+        cwd: fileURLToPath(new URL("../../", import.meta.url)),
         execArgv: ["--import", "tsx"],
         stdio: ["ignore", "inherit", "inherit", "ipc"],
       });

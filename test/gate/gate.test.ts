@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { checkBundle, formatProblem, type GateProblem } from "../../firmware/tools/gate.ts";
 
-const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const GATE = "firmware/tools/gate.ts";
 const REJECT_DIR = "test/gate/fixtures/reject/";
 const ACCEPT_DIR = "test/gate/fixtures/accept/";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
 
-export const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const SCRIPTS = ROOT + "sim/scripts/";
 
 let bundle: string | undefined;

@@ -22,7 +22,7 @@ import { buildSpace, ClassOf, type Space, unpack } from "./space.ts";
 import { MANIFEST, TABLES_DIR, VARIANTS, variantOf, type Variant } from "./variants.ts";
 import { Prng } from "../../../sim/board/random.ts";
 
-const ROOT = fileURLToPath(new URL("../../../../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** Where searched trees are kept (BRAINBOARD_SOLVER_CACHE overrides it, e.g. for a worktree whose node_modules is shared). */
 const CACHE_DIR = (process.env.BRAINBOARD_SOLVER_CACHE ?? ROOT + "node_modules/.cache/brainboard-solver").replace(/\/?$/, "/");
 /** Bump when the search changes in a way the cache key does not see. */
