@@ -46,7 +46,7 @@ cp "boards/$BOARD.py" "${dir}/seen-$BOARD.py"
 cp targets/linux/jshardware.c "${dir}/seen-$BOARD.c"
 NAME=$(sed -n "s/^info\\['binary_name'\\] = \\"\\(.*\\)\\"$/\\1/p" "boards/$BOARD.py")
 VARS=$(sed -n "s/^info\\['variables'\\] = \\(.*\\)$/\\1/p" "boards/$BOARD.py")
-BLOCK=17; case "$NAME" in *pico) BLOCK=13;; esac
+BLOCK=27; case "$NAME" in *pico) BLOCK=13;; *5100) BLOCK=17;; esac
 printf '#!/bin/sh\\necho "BB_CHECK {\\\\"v\\\\":\\\\"2v29\\\\",\\\\"b\\\\":%s,\\\\"t\\\\":%s}"\\n' $BLOCK $VARS > "$BINDIR/$NAME"
 chmod +x "$BINDIR/$NAME"
 `,
