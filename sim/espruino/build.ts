@@ -30,6 +30,8 @@ export interface BuildSpec {
   /** What `process.memory()` must report on the built binary. */
   expect: { blocksize?: number; total?: number };
   use: string;
+  /** What the build needs beyond make, gcc and python3: said when it fails. */
+  requires?: string;
 }
 
 export interface Patch {
@@ -145,11 +147,14 @@ export function boardName(build: BuildSpec): string {
   return "BRAINBOARD_" + (suffix || "GROW");
 }
 
-function run(cmd: string, args: string[], cwd: string, log: (s: string) => void): void {
+function run(cmd: string, args: string[], cwd: string, log: (s: string) => void, requires?: string): void {
   log(`$ ${cmd} ${args.join(" ")}`);
   const r = spawnSync(cmd, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
   if (r.error) throw new BuildError(`${cmd} could not run: ${r.error.message}`);
-  if (r.status !== 0) throw new BuildError(`${cmd} failed (exit ${r.status ?? r.signal}); its output is above`);
+  if (r.status !== 0)
+    throw new BuildError(
+      `${cmd} failed (exit ${r.status ?? r.signal}); its output is above${requires ? `. This build needs ${requires}` : ""}`,
+    );
 }
 
 /** What process.memory() says on a built binary, checked against the build's expectations. */
@@ -203,7 +208,13 @@ export function buildEspruino(opts: BuildOptions, config: BuildConfig, log: (s: 
       }
       const dirs = ["gen", "obj", "bin"].map((d) => join(work, d));
       for (const d of dirs) mkdirSync(d, { recursive: true });
-      run("make", [`-j${opts.jobs}`, `BOARD=${board}`, `GENDIR=${dirs[0]}`, `OBJDIR=${dirs[1]}`, `BINDIR=${dirs[2]}`], opts.source, log);
+      run(
+        "make",
+        [`-j${opts.jobs}`, `BOARD=${board}`, `GENDIR=${dirs[0]}`, `OBJDIR=${dirs[1]}`, `BINDIR=${dirs[2]}`],
+        opts.source,
+        log,
+        build.requires,
+      );
       const built = join(dirs[2], build.name);
       if (!existsSync(built)) throw new BuildError(`make succeeded but wrote no ${built}`);
       const dest = join(opts.out, build.name);

@@ -135,6 +135,17 @@ describe("npm run espruino:build", () => {
     const changed = runScript(["--source", src, "--out", join(dir, "out")]);
     expect(changed.out).toContain(`the patch "getch-at-end-of-input" does not apply to targets/linux/jshardware.c`);
 
+    // A make that fails (here: the Pico build's, as without 32-bit libraries) says what that build needs.
+    const bin = stubs(dir);
+    writeFileSync(join(bin, "make"), `#!/bin/sh\ncase "$*" in *BRAINBOARD_PICO*) echo "cannot find -lstdc++" >&2; exit 2;; esac\n`);
+    writeFileSync(join(src, "targets/linux/jshardware.c"), `${getch.find}\n`);
+    const failed = runScript(["--source", src, "--out", join(dir, "out2"), "--only", "espruino-pico"], {
+      PATH: `${bin}:${process.env.PATH}`,
+    });
+    expect(failed.status).toBe(1);
+    expect(failed.out).toContain("espruino:build: make failed (exit 2); its output is above. This build needs 32-bit C and C++ libraries");
+    expect(readFileSync(join(src, "targets/linux/jshardware.c"), "utf8")).toBe(`${getch.find}\n`);
+
     const unknown = runScript(["--source", src, "--only", "espruino-esp32"]);
     expect(unknown.out).toContain(`--only: no build named "espruino-esp32" (the builds: espruino, espruino-5100, espruino-pico)`);
     for (const r of [none, gone, notEspruino, changed, unknown]) expect(r.out).not.toMatch(/\n\s+at /);
