@@ -1,5 +1,5 @@
 /**
- * Issue 14, probes 1 and 2: the simulator's TCP console (sim/console/tcp-console.ts) under attack. What a client types
+ * Issue 14, probes 1 and 2: the simulator's TCP console (sim/console/) under attack. What a client types
  * reaches only the firmware's realm, which holds no host function; a web page's request to the port runs
  * nothing; the per-run token and the firmware's password lock are enforced as on the device.
  */
@@ -9,7 +9,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VirtualBoard } from "../../sim/board/board.ts";
-import { looksLikeHttp, startConsoleServer, type ConsoleServer } from "../../sim/console/tcp-console.ts";
+import { looksLikeHttp, startConsoleServer, type ConsoleServer } from "../../sim/console/server.ts";
 import { UnitDriver } from "../scenarios/driver.ts";
 
 /** The exploit of the issue: a host function's constructor chain leads to the host's Function. */
