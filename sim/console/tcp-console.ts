@@ -8,6 +8,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { cryptoSeed } from "../board/random.ts";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +19,8 @@ import { BOOT_FILE, DEFAULT_FIRMWARE, VirtualBoard } from "../board/board.ts";
 import { VirtualStorage } from "../board/storage.ts";
 import { CONSOLE_HOST, DEFAULT_CONSOLE_PORT, startConsoleServer, type ConsoleServer } from "./server.ts";
 
-const USAGE = "usage: npm run sim:console -- [--port N] [--profile NAME|PATH] [--storage FILE] [--empty] [--bundle FILE] [--no-token]";
+const USAGE =
+  "usage: npm run sim:console -- [--port N] [--profile NAME|PATH] [--storage FILE] [--empty] [--bundle FILE] [--no-token] [--seed N]";
 
 async function main(): Promise<number> {
   let values;
@@ -31,6 +33,7 @@ async function main(): Promise<number> {
         empty: { type: "boolean" },
         bundle: { type: "string" },
         "no-token": { type: "boolean" },
+        seed: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -49,6 +52,8 @@ async function main(): Promise<number> {
         "  --bundle   start with this bundle as .bootcde (default dist/firmware.js, built if missing)",
         "  --no-token admit a loopback client without the per-run token (the espruino CLI and npm run flash cannot send one);",
         "             a client that speaks HTTP (a web page) is still cut off before anything it sent runs",
+        "  --seed N   seed of the board's hardware noise (E.hwRand, which makes the locked console's password);",
+        "             default: a new one from the host's cryptographic source each run",
       ].join("\n"),
     );
     return 0;
@@ -56,6 +61,11 @@ async function main(): Promise<number> {
   const port = values.port === undefined ? DEFAULT_CONSOLE_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`sim:console: --port must be a TCP port number, not ${values.port}\n${USAGE}`);
+    return 2;
+  }
+  const seed = values.seed === undefined ? cryptoSeed() : Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    console.error(`sim:console: --seed must be a whole number from 0 to 4294967295, not ${values.seed}\n${USAGE}`);
     return 2;
   }
   const profile = loadProfile(values.profile ?? DEFAULT_PROFILE);
@@ -106,7 +116,7 @@ async function main(): Promise<number> {
 
   // A per-run token: another program on this machine (or a page that found a way to send raw TCP) cannot guess it.
   const token = values["no-token"] ? null : randomBytes(16).toString("hex");
-  const board = new VirtualBoard({ profile: profile.id, firmware, storageFile: values.storage && resolve(values.storage) });
+  const board = new VirtualBoard({ profile: profile.id, firmware, seed, storageFile: values.storage && resolve(values.storage) });
   if (values.empty) board.storage.erase(BOOT_FILE);
   let server: ConsoleServer;
   try {
