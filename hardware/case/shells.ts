@@ -1,0 +1,232 @@
+/**
+ * The case's printed parts, built from the board alone:
+ *
+ *   bottom   a tray: floor, walls up to the board's bottom face, a lip that locates the top, a boss under
+ *            each mounting hole (a clearance hole and the screw head's counterbore from below), room under
+ *            the board for the cell and the charger
+ *   top      a shell: walls down to the board's bottom face, a plate over the tallest part, a post over each
+ *            mounting hole (a heat-set insert), an opening per key cap, a hole per LED with a thin diffuser
+ *            skin and a baffle round it down to just above the parts, the shield's locating rim
+ *   shield   the codemaker's lid: a shallow box that sits over the rim and hides the secret and the
+ *            codemaker's keys; lifted off to enter a code
+ *
+ * Edge openings (USB, the power switch) are cut through whichever shell they cross. Each part is kept
+ * twice: as assembled (z up from the board's bottom face) and as printed (flat face down on the bed).
+ */
+import { type CrossSection, type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
+import { PRINT, screwFor, type Screw } from "./params.ts";
+import { type BoardPart, type Box2, type CaseBoard, centre, grow, nearestSide, outlineBox } from "./board.ts";
+
+export interface Levels {
+  floorBottom: number;
+  /** The floor's top face: the room under the board ends here. */
+  floorTop: number;
+  boardTop: number;
+  /** The plate's underside: the room over the board ends here. */
+  plateUnder: number;
+  plateTop: number;
+  /** The shield's roof. */
+  shieldTop: number;
+}
+
+export interface Box3 extends Box2 {
+  z0: number;
+  z1: number;
+}
+
+export interface EdgeOpening {
+  ref: string;
+  side: "left" | "right" | "bottom" | "top";
+  /** The cut, reaching out past the outer wall. */
+  box: Box3;
+}
+
+export interface PrintedPart {
+  name: "bottom" | "top" | "shield";
+  title: string;
+  assembled: Manifold;
+  /** Rotated to print (flat face down) and moved to the bed's origin. */
+  print: Manifold;
+}
+
+export interface CaseModel {
+  board: CaseBoard;
+  levels: Levels;
+  screw: Screw;
+  /** The stock screw length that reaches into the insert. */
+  screwLength: number;
+  openings: EdgeOpening[];
+  parts: PrintedPart[];
+}
+
+/** Vertices closer than this (mm) are merged. */
+const MERGE = 1e-4;
+/** Plug overmould of a USB cable (micro-B and C alike fit this), along the edge x up. */
+const USB_PLUG = [11, 7.5];
+
+/** The z span of a part's body in the assembly. */
+export function partZ(b: CaseBoard, p: BoardPart): [number, number] {
+  return p.side === "top" ? [b.thickness, b.thickness + p.height] : [-p.height, 0];
+}
+
+function overlaps(a: Box2, b: Box2): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+function inside(p: [number, number], b: Box2): boolean {
+  return p[0] > b.x0 && p[0] < b.x1 && p[1] > b.y0 && p[1] < b.y1;
+}
+
+export function keyOpening(p: BoardPart): Box2 | undefined {
+  if (!p.cap) return undefined;
+  const [x, y] = centre(p.box);
+  const h = p.cap.size / 2 + PRINT.keyGap;
+  return { x0: x - h, y0: y - h, x1: x + h, y1: y + h };
+}
+
+export function levelsOf(b: CaseBoard): Levels {
+  const T = b.thickness;
+  const below = Math.max(0, ...b.parts.filter((p) => p.side === "bottom").map((p) => p.height));
+  const above = Math.max(0, ...b.parts.filter((p) => p.side === "top").map((p) => p.height));
+  const floorTop = -Math.max(PRINT.underMin, below + PRINT.partGap);
+  const plateUnder = T + above + PRINT.partGap;
+  const plateTop = plateUnder + PRINT.plate;
+  const capsUnderShield = b.shield
+    ? b.parts.filter((p) => p.cap && overlaps(keyOpening(p)!, grow(b.shield!, PRINT.rimWidth + PRINT.fit)))
+    : [];
+  const room = Math.max(PRINT.rimHeight + PRINT.fit, ...capsUnderShield.map((p) => T + p.cap!.top - plateTop + PRINT.partGap));
+  return {
+    floorBottom: floorTop - PRINT.floor,
+    floorTop,
+    boardTop: T,
+    plateUnder,
+    plateTop,
+    shieldTop: plateTop + room + PRINT.shieldRoof,
+  };
+}
+
+/** Builds every printed part of the case around the board. */
+export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
+  const { Manifold, CrossSection } = k;
+  const L = levelsOf(b);
+  const T = b.thickness;
+  const screw = screwFor(Math.min(...b.holes.map((h) => h.d)));
+  const lip = (PRINT.wall - PRINT.fit) / 2;
+
+  const slab = (cs: CrossSection, z0: number, z1: number): Manifold => cs.extrude(z1 - z0).translate([0, 0, z0]);
+  const box = (r: Box2, z0: number, z1: number): Manifold => Manifold.cube([r.x1 - r.x0, r.y1 - r.y0, z1 - z0]).translate([r.x0, r.y0, z0]);
+  const rod = (x: number, y: number, d: number, z0: number, z1: number): Manifold =>
+    Manifold.cylinder(z1 - z0, d / 2, d / 2, segmentsFor(d / 2)).translate([x, y, z0]);
+  const union = (parts: Manifold[]): Manifold => (parts.length ? Manifold.union(parts) : Manifold.cube([0, 0, 0]));
+
+  const round = (cs: CrossSection, d: number) => cs.offset(d, "Round", 2, segmentsFor(d + 1));
+  const board = new CrossSection([b.outline]);
+  const inner = round(board, PRINT.boardGap);
+  const outer = round(inner, PRINT.wall);
+  const ob = outer.bounds();
+  const outerBox = { x0: ob.min[0], y0: ob.min[1], x1: ob.max[0], y1: ob.max[1] };
+
+  // Edge openings: the part's face on the board edge, grown by the part gap (a USB socket's to the cable
+  // plug's overmould), reaching out past the wall.
+  const boardBox = outlineBox(b.outline);
+  const openings: EdgeOpening[] = b.parts
+    .filter((p) => p.role === "usb" || p.role === "switch")
+    .map((p) => {
+      const side = nearestSide(boardBox, p.box);
+      const [z0, z1] = partZ(b, p);
+      const along = side === "left" || side === "right" ? ([p.box.y0, p.box.y1] as const) : ([p.box.x0, p.box.x1] as const);
+      const [w, h] = p.role === "usb" ? USB_PLUG : [0, 0];
+      const mid = (along[0] + along[1]) / 2;
+      const half = Math.max(w / 2, (along[1] - along[0]) / 2 + PRINT.partGap);
+      const zm = (z0 + z1) / 2;
+      const hz = Math.max(h / 2, (z1 - z0) / 2 + PRINT.partGap);
+      const far = 10;
+      let r: Box2;
+      if (side === "left") r = { x0: outerBox.x0 - far, x1: p.box.x0 + PRINT.partGap, y0: mid - half, y1: mid + half };
+      else if (side === "right") r = { x0: p.box.x1 - PRINT.partGap, x1: outerBox.x1 + far, y0: mid - half, y1: mid + half };
+      else if (side === "bottom") r = { y0: outerBox.y0 - far, y1: p.box.y0 + PRINT.partGap, x0: mid - half, x1: mid + half };
+      else r = { y0: p.box.y1 - PRINT.partGap, y1: outerBox.y1 + far, x0: mid - half, x1: mid + half };
+      return { ref: p.ref, side, box: { ...r, z0: zm - hz, z1: zm + hz } };
+    });
+  const openingCuts = openings.map((o) => box(o.box, o.box.z0, o.box.z1));
+
+  // Bottom: tray, lip, bosses.
+  const tray = slab(outer, L.floorBottom, 0)
+    .add(slab(round(inner, lip), -0.5, PRINT.lipHeight))
+    .subtract(slab(inner, L.floorTop, PRINT.lipHeight + 1));
+  const bosses = union(b.holes.map((h) => rod(h.x, h.y, screw.boss, L.floorTop - 0.5, 0)));
+  const screwHoles = union(
+    b.holes.flatMap((h) => [
+      rod(h.x, h.y, screw.clearance, L.floorBottom - 1, 1),
+      rod(h.x, h.y, screw.head + 0.6, L.floorBottom - 1, L.floorBottom + screw.headDepth),
+    ]),
+  );
+  let bottom = Manifold.difference([tray.add(bosses), screwHoles, ...openingCuts]);
+
+  // Top: shell, posts, baffles; then every opening.
+  const keys = b.parts.filter((p) => p.cap);
+  const keyHoles = keys.map((p) => keyOpening(p)!);
+  const shown = b.parts.filter((p) => p.light && !keyHoles.some((o) => inside(centre(p.box), o)));
+  const shell = slab(outer, 0, L.plateTop)
+    .subtract(slab(inner, -1, L.plateUnder))
+    .subtract(slab(round(inner, lip + PRINT.fit), -1, PRINT.lipHeight + PRINT.fit));
+  const posts = b.holes.map((h) => rod(h.x, h.y, screw.boss, T, L.plateUnder + 0.5));
+  const insertDepth = screw.insertLength + 0.5;
+  if (T + insertDepth > L.plateTop - 0.8)
+    throw new Error(`the top's posts are ${(L.plateTop - T).toFixed(1)} mm tall: too short for a ${screw.insertName}`);
+  const inserts = b.holes.map((h) => rod(h.x, h.y, screw.insertHole, T - 1, T + insertDepth));
+  const baffles: Manifold[] = [];
+  const ledHoles: Manifold[] = [];
+  for (const p of shown) {
+    const [x, y] = centre(p.box);
+    const d = p.light!.d;
+    const half = d / 2 + PRINT.pipeWall;
+    const foot = { x0: x - half, y0: y - half, x1: x + half, y1: y + half };
+    const below = b.parts.filter((q) => q.side === "top" && (q === p || overlaps(grow(foot, PRINT.partGap), q.box)));
+    const z0 = Math.max(...below.map((q) => partZ(b, q)[1])) + PRINT.partGap;
+    if (z0 < L.plateUnder - 0.5) baffles.push(box(foot, z0, L.plateUnder + 0.5));
+    ledHoles.push(rod(x, y, d, Math.min(z0, L.plateUnder) - 1, p.light!.diffuse ? L.plateTop - PRINT.diffuser : L.plateTop + 1));
+  }
+  const keyCuts = keyHoles.map((o) => box(o, L.plateUnder - 1, L.plateTop + 1));
+  let top = Manifold.union([shell, ...posts, ...baffles]);
+  let shield: Manifold | undefined;
+  if (b.shield) {
+    const s = b.shield;
+    const rimOut = grow(s, PRINT.rimWidth);
+    top = top.add(box(rimOut, L.plateTop - 0.5, L.plateTop + PRINT.rimHeight).subtract(box(s, L.plateTop, L.plateTop + 10)));
+    const cavity = grow(rimOut, PRINT.fit);
+    shield = box(grow(cavity, PRINT.shieldWall), L.plateTop, L.shieldTop).subtract(
+      box(cavity, L.plateTop - 1, L.shieldTop - PRINT.shieldRoof),
+    );
+  }
+  top = Manifold.difference([top, ...inserts, ...ledHoles, ...keyCuts, ...openingCuts]);
+
+  // The round offsets leave a few vertices closer than float32 (an STL's precision) tells apart; merging
+  // them keeps every triangle a real one.
+  bottom = bottom.simplify(MERGE);
+  top = top.simplify(MERGE);
+  shield = shield?.simplify(MERGE);
+  const flip = (m: Manifold) => toBed(m.rotate([180, 0, 0]));
+  const parts: PrintedPart[] = [
+    { name: "bottom", title: "bottom shell: bosses, room for the cell; prints floor down", assembled: bottom, print: toBed(bottom) },
+    { name: "top", title: "top shell: keys, LED diffusers, posts; prints face down", assembled: top, print: flip(top) },
+  ];
+  if (shield)
+    parts.push({ name: "shield", title: "codemaker's shield: lifts off; prints roof down", assembled: shield, print: flip(shield) });
+
+  const seat = L.floorBottom + screw.headDepth;
+  const longest = T - seat + insertDepth - 0.5;
+  const shortest = T - seat + Math.min(3, screw.insertLength);
+  const screwLength = [...screw.lengths].reverse().find((l) => l <= longest && l >= shortest);
+  if (screwLength === undefined)
+    throw new Error(
+      `no stock ${screw.name} length between ${shortest.toFixed(1)} and ${longest.toFixed(1)} mm (${screw.lengths.join(", ")})`,
+    );
+  return { board: b, levels: L, screw, screwLength, openings, parts };
+}
+
+/** Moves a solid so its bounding box starts at the origin: on the bed, in the first quadrant. */
+function toBed(m: Manifold): Manifold {
+  const { min } = m.boundingBox();
+  return m.translate([-min[0], -min[1], -min[2]]);
+}
