@@ -143,10 +143,10 @@ const MAKER_Y0 = 8;
 const MAKER_PITCH_X = 12.5;
 const MAKER_PITCH_Y = 10;
 /** The Pico: the middle of its long-edge pin field, USB towards +x; its body runs from -12.1 to +20.9 along x. */
-const PICO_X = 178.5;
-const PICO_Y = 14;
-/** Where the Pico's board ends and its USB tongue begins, from the middle of its pin field. */
+/** Where the Pico's board ends and its USB tongue begins, from the middle of its pin field: at the board's edge. */
 const PICO_TONGUE_FROM = 11.5;
+const PICO_X = BOARD_W - PICO_TONGUE_FROM;
+const PICO_Y = 14;
 /** The misc parts' area: right of the pad, below the Pico, above the charger. */
 const MISC: Rect = { x: 158, y: 29, w: 31, h: 60 };
 
@@ -286,7 +286,7 @@ export function placement(p: Profile): BoardPlacement {
     edge: "right" as const,
     width: 12,
     height: 4.5,
-    overhang: round(PICO_X + 20.9 - BOARD_W),
+    overhang: round(20.9 - PICO_TONGUE_FROM),
   };
 
   // The charger (with a battery): bottom right, its USB socket at the bottom edge; the power switch beside the Pico.
