@@ -24,8 +24,11 @@ export interface BoardPart {
   box: Box2;
   /** Body height from the board face it sits on. */
   height: number;
-  /** Keys: the cap (a square of this side, centred on the switch) and its top above the board's top face. */
-  cap?: { size: number; top: number };
+  /**
+   * Keys (height is the plunger's top): the printed cap's side, the switch body's height under the
+   * plunger, and the plunger's diameter (the cap's socket fits over it).
+   */
+  key?: { capSize: number; bodyHeight: number; plunger: number };
   /** LEDs seen through the top: the hole over it, and whether the top diffuses it (a thin skin over the hole). */
   light?: { d: number; diffuse: boolean };
 }

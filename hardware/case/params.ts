@@ -14,7 +14,7 @@ export const PRINT = {
   /** The least room around and above any part (the fit tests hold the case to it). */
   partGap: 1.0,
   /** Around each key cap in its opening. */
-  keyGap: 0.5,
+  keyGap: 0.4,
   /** Between two printed parts that slide together (the lip and its groove, the shield on its rim). */
   fit: 0.3,
   /** The bottom shell's lip that locates the top shell, and its height. */
@@ -30,6 +30,12 @@ export const PRINT = {
   rimHeight: 2.0,
   shieldWall: 1.6,
   shieldRoof: 1.6,
+  /** Printed key caps: how far a cap stands over the top, its flange under the plate (which keeps it in), and
+   * the socket over the switch's plunger (the cap's underside then clears the switch body by a travel's worth). */
+  capProud: 2.0,
+  capFlange: 1.0,
+  capFlangeHeight: 1.0,
+  capSocketDepth: 1.0,
   /** The printer's bed. */
   bed: { x: 220, y: 220, z: 200 },
 } as const;

@@ -9,12 +9,14 @@
  *            skin and a baffle round it down to just above the parts, the shield's locating rim
  *   shield   the codemaker's lid: a shallow box that sits over the rim and hides the secret and the
  *            codemaker's keys; lifted off to enter a code
+ *   key-cap  one printed cap per key switch (caps.ts)
  *
  * Edge openings (USB, the power switch) are cut through whichever shell they cross. Each part is kept
  * twice: as assembled (z up from the board's bottom face) and as printed (flat face down on the bed).
  */
 import { type CrossSection, type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
 import { PRINT, screwFor, type Screw } from "./params.ts";
+import { capProblem, capSolid } from "./caps.ts";
 import { type BoardPart, type Box2, type CaseBoard, centre, grow, nearestSide, outlineBox } from "./board.ts";
 
 export interface Levels {
@@ -42,8 +44,10 @@ export interface EdgeOpening {
 }
 
 export interface PrintedPart {
-  name: "bottom" | "top" | "shield";
+  name: "bottom" | "top" | "shield" | "key-cap";
   title: string;
+  /** How many to print. */
+  count: number;
   assembled: Manifold;
   /** Rotated to print (flat face down) and moved to the bed's origin. */
   print: Manifold;
@@ -78,9 +82,9 @@ function inside(p: [number, number], b: Box2): boolean {
 }
 
 export function keyOpening(p: BoardPart): Box2 | undefined {
-  if (!p.cap) return undefined;
+  if (!p.key) return undefined;
   const [x, y] = centre(p.box);
-  const h = p.cap.size / 2 + PRINT.keyGap;
+  const h = p.key.capSize / 2 + PRINT.keyGap;
   return { x0: x - h, y0: y - h, x1: x + h, y1: y + h };
 }
 
@@ -91,10 +95,8 @@ export function levelsOf(b: CaseBoard): Levels {
   const floorTop = -Math.max(PRINT.underMin, below + PRINT.partGap);
   const plateUnder = T + above + PRINT.partGap;
   const plateTop = plateUnder + PRINT.plate;
-  const capsUnderShield = b.shield
-    ? b.parts.filter((p) => p.cap && overlaps(keyOpening(p)!, grow(b.shield!, PRINT.rimWidth + PRINT.fit)))
-    : [];
-  const room = Math.max(PRINT.rimHeight + PRINT.fit, ...capsUnderShield.map((p) => T + p.cap!.top - plateTop + PRINT.partGap));
+  const capsUnderShield = b.shield && b.parts.some((p) => p.key && overlaps(keyOpening(p)!, grow(b.shield!, PRINT.rimWidth + PRINT.fit)));
+  const room = Math.max(PRINT.rimHeight + PRINT.fit, capsUnderShield ? PRINT.capProud + PRINT.partGap : 0);
   return {
     floorBottom: floorTop - PRINT.floor,
     floorTop,
@@ -142,10 +144,11 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       const hz = Math.max(h / 2, (z1 - z0) / 2 + PRINT.partGap);
       const far = 10;
       let r: Box2;
-      if (side === "left") r = { x0: outerBox.x0 - far, x1: p.box.x0 + PRINT.partGap, y0: mid - half, y1: mid + half };
-      else if (side === "right") r = { x0: p.box.x1 - PRINT.partGap, x1: outerBox.x1 + far, y0: mid - half, y1: mid + half };
-      else if (side === "bottom") r = { y0: outerBox.y0 - far, y1: p.box.y0 + PRINT.partGap, x0: mid - half, x1: mid + half };
-      else r = { y0: p.box.y1 - PRINT.partGap, y1: outerBox.y1 + far, x0: mid - half, x1: mid + half };
+      // From just inside the board's edge (the cavity is empty there anyway) out past the wall.
+      if (side === "left") r = { x0: outerBox.x0 - far, x1: boardBox.x0 + 1, y0: mid - half, y1: mid + half };
+      else if (side === "right") r = { x0: boardBox.x1 - 1, x1: outerBox.x1 + far, y0: mid - half, y1: mid + half };
+      else if (side === "bottom") r = { y0: outerBox.y0 - far, y1: boardBox.y0 + 1, x0: mid - half, x1: mid + half };
+      else r = { y0: boardBox.y1 - 1, y1: outerBox.y1 + far, x0: mid - half, x1: mid + half };
       return { ref: p.ref, side, box: { ...r, z0: zm - hz, z1: zm + hz } };
     });
   const openingCuts = openings.map((o) => box(o.box, o.box.z0, o.box.z1));
@@ -164,7 +167,7 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   let bottom = Manifold.difference([tray.add(bosses), screwHoles, ...openingCuts]);
 
   // Top: shell, posts, baffles; then every opening.
-  const keys = b.parts.filter((p) => p.cap);
+  const keys = b.parts.filter((p) => p.key);
   const keyHoles = keys.map((p) => keyOpening(p)!);
   const shown = b.parts.filter((p) => p.light && !keyHoles.some((o) => inside(centre(p.box), o)));
   const shell = slab(outer, 0, L.plateTop)
@@ -187,8 +190,12 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
     if (z0 < L.plateUnder - 0.5) baffles.push(box(foot, z0, L.plateUnder + 0.5));
     ledHoles.push(rod(x, y, d, Math.min(z0, L.plateUnder) - 1, p.light!.diffuse ? L.plateTop - PRINT.diffuser : L.plateTop + 1));
   }
+  const capTrouble = keys.map((p) => capProblem(p, L)).filter((m) => m);
+  if (capTrouble.length) throw new Error(capTrouble.join("; "));
   const keyCuts = keyHoles.map((o) => box(o, L.plateUnder - 1, L.plateTop + 1));
-  let top = Manifold.union([shell, ...posts, ...baffles]);
+  // Baffles stop short of the key caps' flanges.
+  const capRooms = keys.map((p) => capSolid(k, p, L, PRINT.fit));
+  let top = Manifold.union([shell, ...posts, Manifold.difference([union(baffles), ...capRooms])]);
   let shield: Manifold | undefined;
   if (b.shield) {
     const s = b.shield;
@@ -208,11 +215,16 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   shield = shield?.simplify(MERGE);
   const flip = (m: Manifold) => toBed(m.rotate([180, 0, 0]));
   const parts: PrintedPart[] = [
-    { name: "bottom", title: "bottom shell: bosses, room for the cell; prints floor down", assembled: bottom, print: toBed(bottom) },
-    { name: "top", title: "top shell: keys, LED diffusers, posts; prints face down", assembled: top, print: flip(top) },
+    { name: "bottom", title: "bottom shell: prints floor down", count: 1, assembled: bottom, print: toBed(bottom) },
+    { name: "top", title: "top shell: prints face down", count: 1, assembled: top, print: flip(top) },
   ];
   if (shield)
-    parts.push({ name: "shield", title: "codemaker's shield: lifts off; prints roof down", assembled: shield, print: flip(shield) });
+    parts.push({ name: "shield", title: "codemaker's shield: prints roof down", count: 1, assembled: shield, print: flip(shield) });
+  if (keys.length) {
+    const caps = keys.map((p) => capSolid(k, p, L));
+    const title = "key cap: prints flange down";
+    parts.push({ name: "key-cap", title, count: keys.length, assembled: Manifold.union(caps), print: toBed(caps[0]) });
+  }
 
   const seat = L.floorBottom + screw.headDepth;
   const longest = T - seat + insertDepth - 0.5;

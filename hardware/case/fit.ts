@@ -1,0 +1,166 @@
+/**
+ * Does the board fit its case? Each check works on the solids themselves (manifold's intersections), not
+ * on the numbers they were built from, and answers with what is wrong, by part: empty when all is well.
+ */
+import { type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
+import { PRINT } from "./params.ts";
+import { type Box2, grow, nearestSide, outlineBox } from "./board.ts";
+import { type Box3, type CaseModel, partZ } from "./shells.ts";
+import { capSolid } from "./caps.ts";
+
+/** Volumes under this (mm³) are touching faces, not overlap. */
+const TOUCH = 1e-3;
+/** Checks allow this much less than the nominal gap (float rounding, arc chords). */
+const SLACK = 0.05;
+
+function boxSolid(k: Kernel, b: Box3): Manifold {
+  return k.Manifold.cube([b.x1 - b.x0, b.y1 - b.y0, b.z1 - b.z0]).translate([b.x0, b.y0, b.z0]);
+}
+
+function overlap(a: Manifold, b: Manifold): number {
+  return a.intersect(b).volume();
+}
+
+/** The shells and the shield: every printed part but the key caps, which ride in their openings. */
+function housing(model: CaseModel) {
+  return model.parts.filter((p) => p.name !== "key-cap");
+}
+
+function collisions(k: Kernel, model: CaseModel, what: string, solid: Manifold): string[] {
+  return housing(model)
+    .map((p) => [p.name, overlap(solid, p.assembled)] as const)
+    .filter(([, v]) => v > TOUCH)
+    .map(([name, v]) => `${what} runs into the ${name} (${v.toFixed(2)} mm³ of overlap)`);
+}
+
+/** The board, grown by the gap to the walls, meets no printed part. */
+export function boardProblems(k: Kernel, model: CaseModel): string[] {
+  const b = model.board;
+  const body = new k.CrossSection([b.outline]).offset(PRINT.boardGap - SLACK, "Round", 2, 64).extrude(b.thickness);
+  return collisions(k, model, "the board", body);
+}
+
+/** The room each part needs: its body grown by a gap (the part gap from the case, the fit from a key cap). */
+export function partEnvelopes(model: CaseModel, gap: number = PRINT.partGap): { ref: string; box: Box3 }[] {
+  const b = model.board;
+  const g = gap - SLACK;
+  return b.parts.map((p) => {
+    const [z0, z1] = partZ(b, p);
+    return { ref: p.ref, box: { ...grow(p.box, g), z0: z0 - g, z1: z1 + g } };
+  });
+}
+
+/** Every part's room is free of the housing's material. */
+export function partProblems(k: Kernel, model: CaseModel): string[] {
+  const envelopes = partEnvelopes(model);
+  const all = k.Manifold.union(envelopes.map((e) => boxSolid(k, e.box)));
+  if (housing(model).every((p) => overlap(all, p.assembled) <= TOUCH)) return [];
+  return envelopes.flatMap((e) => collisions(k, model, e.ref, boxSolid(k, e.box)));
+}
+
+/**
+ * Under each mounting hole a boss holds the board (a full ring of material just under it, round the
+ * screw), over it a post clamps it, and the screw's path through both is clear.
+ */
+export function mountProblems(k: Kernel, model: CaseModel): string[] {
+  const { Manifold } = k;
+  const b = model.board;
+  const L = model.levels;
+  const s = model.screw;
+  const [bottom, top] = ["bottom", "top"].map((n) => model.parts.find((p) => p.name === n)!.assembled);
+  const ring = (x: number, y: number, z0: number, z1: number) => {
+    const r0 = s.clearance / 2 + 0.3;
+    const r1 = s.boss / 2 - 0.3;
+    return Manifold.cylinder(z1 - z0, r1, r1, segmentsFor(r1))
+      .subtract(Manifold.cylinder(z1 - z0 + 2, r0, r0, segmentsFor(r0)).translate([0, 0, -1]))
+      .translate([x, y, z0]);
+  };
+  const out: string[] = [];
+  for (const h of b.holes) {
+    const at = `the mounting hole at (${h.x.toFixed(1)}, ${h.y.toFixed(1)})`;
+    const under = ring(h.x, h.y, -0.5, 0);
+    if (overlap(under, bottom) < 0.95 * under.volume()) out.push(`no boss under ${at}`);
+    const over = ring(h.x, h.y, b.thickness, b.thickness + 0.5);
+    if (overlap(over, top) < 0.95 * over.volume()) out.push(`no post over ${at}`);
+    const r = Math.min(h.d, s.clearance) / 2 - SLACK;
+    const path = Manifold.cylinder(b.thickness - L.floorBottom, r, r, segmentsFor(r)).translate([h.x, h.y, L.floorBottom]);
+    if (overlap(path, bottom) > TOUCH) out.push(`the screw's path under ${at} is blocked`);
+  }
+  return out;
+}
+
+/** The way out of each edge connector and switch: its face, carried out past the outer wall. */
+export function exitPaths(model: CaseModel): { ref: string; box: Box3 }[] {
+  const b = model.board;
+  const board = outlineBox(b.outline);
+  const reach = PRINT.boardGap + PRINT.wall + 5;
+  return b.parts
+    .filter((p) => p.role === "usb" || p.role === "switch")
+    .map((p) => {
+      const [z0, z1] = partZ(b, p);
+      const side = nearestSide(board, p.box);
+      const q = p.box;
+      const path: Box2 =
+        side === "left"
+          ? { ...q, x0: board.x0 - reach, x1: q.x0 }
+          : side === "right"
+            ? { ...q, x0: q.x1, x1: board.x1 + reach }
+            : side === "bottom"
+              ? { ...q, y0: board.y0 - reach, y1: q.y0 }
+              : { ...q, y0: q.y1, y1: board.y1 + reach };
+      return { ref: p.ref, box: { ...path, z0, z1 } };
+    });
+}
+
+/** A plug (or a thumb, for the switch) reaches each edge part straight through its opening. */
+export function exitProblems(k: Kernel, model: CaseModel): string[] {
+  return exitPaths(model).flatMap((e) => collisions(k, model, `the way out of ${e.ref}`, boxSolid(k, e.box)));
+}
+
+/**
+ * Each key cap moves freely: the fit's room all round it is clear of the housing, it touches no part but
+ * its own switch, and it stands proud of the top (or it could not be pressed).
+ */
+export function capProblems(k: Kernel, model: CaseModel): string[] {
+  const b = model.board;
+  const L = model.levels;
+  const out: string[] = [];
+  const others = partEnvelopes(model, PRINT.fit);
+  for (const key of b.parts.filter((p) => p.key)) {
+    const room = capSolid(k, key, L, Math.min(PRINT.fit, PRINT.keyGap) - SLACK);
+    out.push(...collisions(k, model, `${key.ref}'s cap`, room));
+    const cap = capSolid(k, key, L);
+    for (const e of others)
+      if (e.ref !== key.ref && overlaps(e.box, key.box, PRINT.capFlange + PRINT.fit + 1) && overlap(cap, boxSolid(k, e.box)) > TOUCH)
+        out.push(`${key.ref}'s cap comes within ${PRINT.fit} mm of ${e.ref}`);
+    if (cap.boundingBox().max[2] < L.plateTop + 1) out.push(`${key.ref}'s cap stands less than 1 mm over the top`);
+  }
+  return out;
+}
+
+function overlaps(a: Box2, b: Box2, margin: number): boolean {
+  return a.x0 - margin < b.x1 && b.x0 - margin < a.x1 && a.y0 - margin < b.y1 && b.y0 - margin < a.y1;
+}
+
+/** Each printed part, as it lies on the bed, fits the printer. */
+export function bedProblems(model: CaseModel): string[] {
+  return model.parts.flatMap((p) => {
+    const { min, max } = p.print.boundingBox();
+    const size = [0, 1, 2].map((i) => max[i] - min[i]);
+    const bed = [PRINT.bed.x, PRINT.bed.y, PRINT.bed.z];
+    return size.some((v, i) => v > bed[i]) || min[2] < -1e-6
+      ? [`the ${p.name} is ${size.map((v) => v.toFixed(1)).join(" x ")} mm as printed: over the ${bed.join(" x ")} mm bed`]
+      : [];
+  });
+}
+
+export function fitProblems(k: Kernel, model: CaseModel): string[] {
+  return [
+    ...boardProblems(k, model),
+    ...partProblems(k, model),
+    ...mountProblems(k, model),
+    ...exitProblems(k, model),
+    ...capProblems(k, model),
+    ...bedProblems(model),
+  ];
+}
