@@ -191,12 +191,7 @@ export function netlist(p: Profile): Netlist {
     const node = `KEY_${k.id}`;
     const sw = m.name === p.keys.matrices[0].name ? cat.MX_SWITCH : cat.TACTILE_SWITCH;
     const block: Block = { kind: "key", matrix: m.name, row, col };
-    add(
-      `SW${k.index + 1}`,
-      { ...sw, Description: `${sw.Description}; key ${k.index} "${k.id}"` },
-      { "1": NET.col(k.colLine), "2": node },
-      block,
-    );
+    add(`SW${k.index + 1}`, sw, { "1": NET.col(k.colLine), "2": node }, block);
     add(`D${k.index + 1}`, cat.KEY_DIODE, { "1": NET.row(k.rowLine), "2": node }, block);
   }
   counters.D = keys.length;
@@ -213,7 +208,7 @@ export function netlist(p: Profile): Netlist {
     );
     add(
       next("D"),
-      { ...cat.KEY_DIODE, Description: "Flyback diode across BZ1, SOD-123" },
+      { ...cat.KEY_DIODE, Description: "Small-signal diode, SOD-123: flyback diode across BZ1" },
       { "1": fused, "2": "BUZZER_LO" },
       { kind: "buzzer" },
     );
@@ -280,7 +275,7 @@ function offBoard(p: Profile): OffBoardItem[] {
       Manufacturer: "any",
       Supplier: "any keyboard shop",
       SupplierPN: "",
-      Description: `Caps for the ${first} pad's switches; translucent so the LED below shows through (legends: hardware/overlay/)`,
+      Description: `Caps for the switches of matrix "${first}"; translucent so the LED below shows through (legends: hardware/overlay/)`,
     });
   if (tactile)
     item({
@@ -305,16 +300,6 @@ function offBoard(p: Profile): OffBoardItem[] {
       Description: "LiPo cell 3.7 V 2000 mAh with protection circuit and JST-PH lead: plugs into U3 (check its polarity first)",
     });
   item({
-    ref: "SCREWS",
-    qty: 4,
-    value: "M2.5 x 6 screw",
-    MPN: "ISO 7380 M2.5x6 A2",
-    Manufacturer: "any",
-    Supplier: "any",
-    SupplierPN: "",
-    Description: "Button-head screws, stainless: hold the board in the case (count and length: hardware/case/README.md)",
-  });
-  item({
     ref: "CASE",
     qty: 1,
     value: "printed case",
@@ -323,16 +308,6 @@ function offBoard(p: Profile): OffBoardItem[] {
     Supplier: "-",
     SupplierPN: "",
     Description: "The case, printed from the files in hardware/case/ (PETG or PLA)",
-  });
-  item({
-    ref: "USB_CABLE",
-    qty: 1,
-    value: "USB-A extension cable",
-    MPN: "generic USB 2.0 A male to A female",
-    Manufacturer: "any",
-    Supplier: "any",
-    SupplierPN: "",
-    Description: "The Pico plugs straight into a USB-A port; an extension reaches it through the case wall",
   });
   return items;
 }

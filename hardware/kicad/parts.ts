@@ -92,7 +92,7 @@ export const KEY_DIODE: CatalogPart = {
   Manufacturer: "Diodes Incorporated",
   Supplier: "LCSC",
   SupplierPN: "",
-  Description: "Small-signal diode, SOD-123",
+  Description: "Small-signal diode, SOD-123: one per key, in series with its switch",
 };
 
 export const MX_SWITCH: CatalogPart = {
@@ -114,7 +114,7 @@ export const TACTILE_SWITCH: CatalogPart = {
   Manufacturer: "Omron",
   Supplier: "Mouser",
   SupplierPN: "",
-  Description: "Tactile switch 12 x 12 mm, through-hole (cap: Omron B32-1000 series)",
+  Description: "Tactile switch 12 x 12 mm, through-hole, for an Omron B32-1000 series cap",
 };
 
 export const PICO: CatalogPart = {

@@ -202,8 +202,8 @@ function vbus(s: Sheet, x: number, ys: number[]): void {
   for (let i = 1; i < sorted.length - 1; i++) s.junction(x, sorted[i]);
 }
 
-const KEY_W = 33.02;
-const KEY_H = 20.32;
+const KEY_W = 45.72;
+const KEY_H = 30.48;
 
 function drawKeys(s: Sheet, n: Netlist, p: Profile): void {
   s.note("The key matrices: a switch from each column line to a diode, the diode's cathode on the row line", 20, 20, 2, true);
@@ -221,8 +221,8 @@ function drawKeys(s: Sheet, n: Netlist, p: Profile): void {
       const d = keyParts.find((x) => x.ref.startsWith("D") && x.block.kind === "key" && x.block.row === b.row && x.block.col === b.col)!;
       const cx = left + b.col * KEY_W;
       const cy = top + b.row * KEY_H;
-      const sp = s.place(sw, cx + 7.62, cy, 0, false);
-      const dp = s.place(d, cx + 27.94, cy + 3.81, 90, false);
+      const sp = s.place(sw, cx + 7.62, cy, 0, false, [], "above");
+      const dp = s.place(d, cx + 38.1, cy + 3.81, 90, false);
       const p1 = sp.pins.get("1")!;
       const p2 = sp.pins.get("2")!;
       const a = dp.pins.get("2")!;
@@ -248,6 +248,6 @@ function drawKeys(s: Sheet, n: Netlist, p: Profile): void {
       bus_(s, [x, ...rowPoints[r]], rowsY[r]);
       s.note(p.keys.rowPins[line], x - 12.7, rowsY[r] + 3.81);
     });
-    left += cols * KEY_W + 40.64;
+    left += cols * KEY_W + 30.48;
   }
 }

@@ -53,7 +53,7 @@ export class Sheet {
   }
 
   /** Places a part; with `connect`, every pin gets its stub and label, power symbol or no-connect flag. */
-  place(part: BoardPart, x: number, y: number, rot = 0, connect = true, skip: string[] = []): Placed {
+  place(part: BoardPart, x: number, y: number, rot = 0, connect = true, skip: string[] = [], textAt: "right" | "above" = "right"): Placed {
     const sym = libSymbol(part.symbol);
     this.libIds.add(part.symbol);
     x = snap(x);
@@ -86,7 +86,8 @@ export class Sheet {
       ["dnp", "no"],
       ["uuid", q(this.id(`sym/${part.ref}`))],
       ...fields.map(([name, value, hide], i): SExpr => {
-        const at = i < 2 ? ["at", num(x + box + 1.27), num(y - 1.27 + i * 2.54), "0"] : ["at", num(x), num(y), "0"];
+        const beside = textAt === "right" ? [x + box + 1.27, y - 1.27 + i * 2.54] : [x - box + i * 2 * box, y - 3.81];
+        const at = i < 2 ? ["at", num(beside[0]), num(beside[1]), "0"] : ["at", num(x), num(y), "0"];
         return [
           "property",
           q(name),
