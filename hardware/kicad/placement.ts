@@ -6,8 +6,8 @@
  *
  *   y 0-33     the codemaker's corner, under the shield: the secret's LEDs over the code columns, the 3x4
  *              codemaker pad over the main pad; the Pico top right, its USB plug over the right edge
- *   y 36       the track's top stretch
- *   y 43-120   the board: row 12 at the top ... row 1 at the bottom (nearest the codebreaker), 5 code LEDs
+ *   y 35       the track's top stretch
+ *   y 42-119   the board: row 12 at the top ... row 1 at the bottom (nearest the codebreaker), 5 code LEDs
  *              and 5 key-peg LEDs a row; the track runs up the left side and down the right side of it
  *   x 78-155   the 6x6 pad, keys at 13 mm, each key's LED in the gap above it, its diode in the gap beside
  *   x 156-190  the power, LED switch, data and buzzer parts; the charger module at the bottom right, its
@@ -16,7 +16,7 @@
  * The interface is stable: fields are added, never renamed.
  */
 import { keyList, type Profile, type SegmentName } from "../profile.ts";
-import { netlist, type BoardPart } from "./netlist.ts";
+import { netlist, type BoardPart, type Netlist } from "./netlist.ts";
 
 export type Side = "top" | "bottom";
 
@@ -130,10 +130,10 @@ const CODE_PITCH = 7;
 const PEG_X0 = 46;
 const PEG_PITCH = 4.5;
 const ROW_PITCH = 7;
-const ROW1_Y = 120;
+const ROW1_Y = 119;
 const TRACK_LEFT_X = 5;
 const TRACK_RIGHT_X = 70;
-const TRACK_TOP_Y = 36;
+const TRACK_TOP_Y = 35;
 const SECRET_Y = 18;
 const PAD_X0 = 84;
 const PAD_Y0 = 56;
@@ -215,10 +215,9 @@ function checkFits(p: Profile): void {
   if (problems.length) throw new Error(`profile ${p.id} does not fit the handheld PCB layout:\n  - ${problems.join("\n  - ")}`);
 }
 
-/** Where every part of the profile's board sits. */
-export function placement(p: Profile): BoardPlacement {
+/** Where every part of the profile's board sits (`net`: its netlist, when the caller has it already). */
+export function placement(p: Profile, net: Netlist = netlist(p)): BoardPlacement {
   checkFits(p);
-  const net = netlist(p);
   const byRef = new Map(net.parts.map((x) => [x.ref, x]));
   const done = new Set<string>();
   const take = (ref: string) => {
@@ -337,8 +336,8 @@ export function placement(p: Profile): BoardPlacement {
     holes: [
       [4, 4],
       [74, 4],
-      [4, 126],
-      [74, 126],
+      [4, 126.5],
+      [74, 126.5],
       [186, 30],
       [154, 35],
     ].map(([x, y]) => ({ x, y, drill: 3.2, keepout: 6.4 })),
