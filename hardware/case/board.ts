@@ -13,7 +13,7 @@ export interface Box2 {
   y1: number;
 }
 
-export type PartRole = "key" | "led" | "usb" | "switch" | "other";
+export type PartRole = "key" | "led" | "usb" | "switch" | "cell" | "other";
 
 export interface BoardPart {
   ref: string;
@@ -22,8 +22,11 @@ export interface BoardPart {
   side: "top" | "bottom";
   /** Footprint of the body. */
   box: Box2;
-  /** Body height from the board face it sits on. */
+  /** Body height from the board face it sits on, and where the body starts (a socket on a module). */
   height: number;
+  base?: number;
+  /** USB: what must come in from outside to meet it (a plug's overmould, a socket), along the edge and in z. */
+  plug?: [number, number];
   /**
    * Keys (height is the plunger's top): the printed cap's side, the switch body's height under the
    * plunger, and the plunger's diameter (the cap's socket fits over it).
@@ -38,7 +41,8 @@ export interface CaseBoard {
   /** Closed outline, counter-clockwise. */
   outline: Point[];
   thickness: number;
-  holes: { x: number; y: number; d: number }[];
+  /** Mounting holes: the drill, and the keep-out round it where the board has no parts. */
+  holes: { x: number; y: number; d: number; keepout?: number }[];
   parts: BoardPart[];
   /** What the codemaker's shield covers (the secret's LEDs and the codemaker's pad). */
   shield?: Box2;

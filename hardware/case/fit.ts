@@ -5,7 +5,7 @@
 import { type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
 import { PRINT } from "./params.ts";
 import { type Box2, grow, nearestSide, outlineBox } from "./board.ts";
-import { type Box3, type CaseModel, partZ } from "./shells.ts";
+import { type Box3, type CaseModel, bossDiameter, partZ } from "./shells.ts";
 import { capSolid } from "./caps.ts";
 
 /** Volumes under this (mm³) are touching faces, not overlap. */
@@ -23,7 +23,7 @@ function overlap(a: Manifold, b: Manifold): number {
 
 /** The shells and the shield: every printed part but the key caps, which ride in their openings. */
 function housing(model: CaseModel) {
-  return model.parts.filter((p) => p.name !== "key-cap");
+  return model.parts.filter((p) => p.kind === "housing");
 }
 
 function collisions(k: Kernel, model: CaseModel, what: string, solid: Manifold): string[] {
@@ -68,9 +68,9 @@ export function mountProblems(k: Kernel, model: CaseModel): string[] {
   const L = model.levels;
   const s = model.screw;
   const [bottom, top] = ["bottom", "top"].map((n) => model.parts.find((p) => p.name === n)!.assembled);
-  const ring = (x: number, y: number, z0: number, z1: number) => {
+  const ring = (x: number, y: number, boss: number, z0: number, z1: number) => {
     const r0 = s.clearance / 2 + 0.3;
-    const r1 = s.boss / 2 - 0.3;
+    const r1 = boss / 2 - 0.3;
     return Manifold.cylinder(z1 - z0, r1, r1, segmentsFor(r1))
       .subtract(Manifold.cylinder(z1 - z0 + 2, r0, r0, segmentsFor(r0)).translate([0, 0, -1]))
       .translate([x, y, z0]);
@@ -78,9 +78,9 @@ export function mountProblems(k: Kernel, model: CaseModel): string[] {
   const out: string[] = [];
   for (const h of b.holes) {
     const at = `the mounting hole at (${h.x.toFixed(1)}, ${h.y.toFixed(1)})`;
-    const under = ring(h.x, h.y, -0.5, 0);
+    const under = ring(h.x, h.y, bossDiameter(s, h), -0.5, 0);
     if (overlap(under, bottom) < 0.95 * under.volume()) out.push(`no boss under ${at}`);
-    const over = ring(h.x, h.y, b.thickness, b.thickness + 0.5);
+    const over = ring(h.x, h.y, bossDiameter(s, h), b.thickness, b.thickness + 0.5);
     if (overlap(over, top) < 0.95 * over.volume()) out.push(`no post over ${at}`);
     const r = Math.min(h.d, s.clearance) / 2 - SLACK;
     const path = Manifold.cylinder(b.thickness - L.floorBottom, r, r, segmentsFor(r)).translate([h.x, h.y, L.floorBottom]);
@@ -89,13 +89,13 @@ export function mountProblems(k: Kernel, model: CaseModel): string[] {
   return out;
 }
 
-/** The way out of each edge connector and switch: its face, carried out past the outer wall. */
+/** The way out of each edge connector: its face, carried out past the outer wall. */
 export function exitPaths(model: CaseModel): { ref: string; box: Box3 }[] {
   const b = model.board;
   const board = outlineBox(b.outline);
   const reach = PRINT.boardGap + PRINT.wall + 5;
   return b.parts
-    .filter((p) => p.role === "usb" || p.role === "switch")
+    .filter((p) => p.role === "usb")
     .map((p) => {
       const [z0, z1] = partZ(b, p);
       const side = nearestSide(board, p.box);
@@ -112,7 +112,7 @@ export function exitPaths(model: CaseModel): { ref: string; box: Box3 }[] {
     });
 }
 
-/** A plug (or a thumb, for the switch) reaches each edge part straight through its opening. */
+/** A plug reaches each edge connector straight through its opening. */
 export function exitProblems(k: Kernel, model: CaseModel): string[] {
   return exitPaths(model).flatMap((e) => collisions(k, model, `the way out of ${e.ref}`, boxSolid(k, e.box)));
 }

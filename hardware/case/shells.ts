@@ -9,7 +9,7 @@
  *            skin and a baffle round it down to just above the parts, the shield's locating rim
  *   shield   the codemaker's lid: a shallow box that sits over the rim and hides the secret and the
  *            codemaker's keys; lifted off to enter a code
- *   key-cap  one printed cap per key switch (caps.ts)
+ *   key-cap  one printed cap per key switch (caps.ts), a file per cap size
  *
  * Edge openings (USB, the power switch) are cut through whichever shell they cross. Each part is kept
  * twice: as assembled (z up from the board's bottom face) and as printed (flat face down on the bed).
@@ -44,7 +44,10 @@ export interface EdgeOpening {
 }
 
 export interface PrintedPart {
-  name: "bottom" | "top" | "shield" | "key-cap";
+  /** The file's name: "bottom", "top", "shield", "key-cap-8" (an 8 mm cap). */
+  name: string;
+  /** Key caps ride in their openings; the rest is the housing. */
+  kind: "housing" | "cap";
   title: string;
   /** How many to print. */
   count: number;
@@ -65,12 +68,11 @@ export interface CaseModel {
 
 /** Vertices closer than this (mm) are merged. */
 const MERGE = 1e-4;
-/** Plug overmould of a USB cable (micro-B and C alike fit this), along the edge x up. */
-const USB_PLUG = [11, 7.5];
 
 /** The z span of a part's body in the assembly. */
 export function partZ(b: CaseBoard, p: BoardPart): [number, number] {
-  return p.side === "top" ? [b.thickness, b.thickness + p.height] : [-p.height, 0];
+  const base = p.base ?? 0;
+  return p.side === "top" ? [b.thickness + base, b.thickness + p.height] : [-p.height, -base];
 }
 
 function overlaps(a: Box2, b: Box2): boolean {
@@ -107,6 +109,13 @@ export function levelsOf(b: CaseBoard): Levels {
   };
 }
 
+type Hole = CaseBoard["holes"][number];
+
+/** Bosses and posts are as wide as the screw wants, but no wider than the hole's keep-out on the board. */
+export function bossDiameter(screw: Screw, h: Hole): number {
+  return Math.min(screw.boss, h.keepout ?? screw.boss);
+}
+
 /** Builds every printed part of the case around the board. */
 export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   const { Manifold, CrossSection } = k;
@@ -122,22 +131,27 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   const union = (parts: Manifold[]): Manifold => (parts.length ? Manifold.union(parts) : Manifold.cube([0, 0, 0]));
 
   const round = (cs: CrossSection, d: number) => cs.offset(d, "Round", 2, segmentsFor(d + 1));
+  // A near-rectangular board gets a cavity with small corner radii, which leaves room for parts that sit
+  // in its rounded corners; any other outline is followed at the gap.
   const board = new CrossSection([b.outline]);
-  const inner = round(board, PRINT.boardGap);
+  const bb = outlineBox(b.outline);
+  const rectangular = board.area() > 0.99 * (bb.x1 - bb.x0) * (bb.y1 - bb.y0);
+  const squared = CrossSection.square([bb.x1 - bb.x0 - 2, bb.y1 - bb.y0 - 2]).translate([bb.x0 + 1, bb.y0 + 1]);
+  const inner = round(rectangular ? squared : board, PRINT.boardGap + (rectangular ? 1 : 0));
   const outer = round(inner, PRINT.wall);
   const ob = outer.bounds();
   const outerBox = { x0: ob.min[0], y0: ob.min[1], x1: ob.max[0], y1: ob.max[1] };
 
-  // Edge openings: the part's face on the board edge, grown by the part gap (a USB socket's to the cable
-  // plug's overmould), reaching out past the wall.
+  // Edge openings: the connector's face on the board edge, grown by the part gap or to what plugs into it,
+  // reaching out past the wall.
   const boardBox = outlineBox(b.outline);
   const openings: EdgeOpening[] = b.parts
-    .filter((p) => p.role === "usb" || p.role === "switch")
+    .filter((p) => p.role === "usb")
     .map((p) => {
       const side = nearestSide(boardBox, p.box);
       const [z0, z1] = partZ(b, p);
       const along = side === "left" || side === "right" ? ([p.box.y0, p.box.y1] as const) : ([p.box.x0, p.box.x1] as const);
-      const [w, h] = p.role === "usb" ? USB_PLUG : [0, 0];
+      const [w, h] = p.plug ?? [0, 0];
       const mid = (along[0] + along[1]) / 2;
       const half = Math.max(w / 2, (along[1] - along[0]) / 2 + PRINT.partGap);
       const zm = (z0 + z1) / 2;
@@ -157,7 +171,8 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   const tray = slab(outer, L.floorBottom, 0)
     .add(slab(round(inner, lip), -0.5, PRINT.lipHeight))
     .subtract(slab(inner, L.floorTop, PRINT.lipHeight + 1));
-  const bosses = union(b.holes.map((h) => rod(h.x, h.y, screw.boss, L.floorTop - 0.5, 0)));
+  const boss = (h: Hole) => bossDiameter(screw, h);
+  const bosses = union(b.holes.map((h) => rod(h.x, h.y, boss(h), L.floorTop - 0.5, 0)));
   const screwHoles = union(
     b.holes.flatMap((h) => [
       rod(h.x, h.y, screw.clearance, L.floorBottom - 1, 1),
@@ -173,7 +188,7 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   const shell = slab(outer, 0, L.plateTop)
     .subtract(slab(inner, -1, L.plateUnder))
     .subtract(slab(round(inner, lip + PRINT.fit), -1, PRINT.lipHeight + PRINT.fit));
-  const posts = b.holes.map((h) => rod(h.x, h.y, screw.boss, T, L.plateUnder + 0.5));
+  const posts = b.holes.map((h) => rod(h.x, h.y, boss(h), T, L.plateUnder + 0.5));
   const insertDepth = screw.insertLength + 0.5;
   if (T + insertDepth > L.plateTop - 0.8)
     throw new Error(`the top's posts are ${(L.plateTop - T).toFixed(1)} mm tall: too short for a ${screw.insertName}`);
@@ -215,15 +230,17 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   shield = shield?.simplify(MERGE);
   const flip = (m: Manifold) => toBed(m.rotate([180, 0, 0]));
   const parts: PrintedPart[] = [
-    { name: "bottom", title: "bottom shell: prints floor down", count: 1, assembled: bottom, print: toBed(bottom) },
-    { name: "top", title: "top shell: prints face down", count: 1, assembled: top, print: flip(top) },
+    { name: "bottom", kind: "housing", title: "bottom shell: prints floor down", count: 1, assembled: bottom, print: toBed(bottom) },
+    { name: "top", kind: "housing", title: "top shell: prints face down", count: 1, assembled: top, print: flip(top) },
   ];
-  if (shield)
-    parts.push({ name: "shield", title: "codemaker's shield: prints roof down", count: 1, assembled: shield, print: flip(shield) });
-  if (keys.length) {
-    const caps = keys.map((p) => capSolid(k, p, L));
-    const title = "key cap: prints flange down";
-    parts.push({ name: "key-cap", title, count: keys.length, assembled: Manifold.union(caps), print: toBed(caps[0]) });
+  if (shield) {
+    const title = "codemaker's shield: prints roof down";
+    parts.push({ name: "shield", kind: "housing", title, count: 1, assembled: shield, print: flip(shield) });
+  }
+  for (const size of [...new Set(keys.map((p) => p.key!.capSize))].sort((a, c) => c - a)) {
+    const caps = keys.filter((p) => p.key!.capSize === size).map((p) => capSolid(k, p, L));
+    const title = `${size} mm key cap: prints flange down`;
+    parts.push({ name: `key-cap-${size}`, kind: "cap", title, count: caps.length, assembled: Manifold.union(caps), print: toBed(caps[0]) });
   }
 
   const seat = L.floorBottom + screw.headDepth;

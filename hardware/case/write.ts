@@ -12,6 +12,9 @@ import { buildCase, type CaseModel } from "./shells.ts";
 import { fitProblems } from "./fit.ts";
 import { PRINT } from "./params.ts";
 import type { CaseBoard } from "./board.ts";
+import { caseBoard } from "./from-placement.ts";
+import { placement } from "../kicad/placement.ts";
+import type { Profile } from "../profile.ts";
 
 export const CASE_DIR = fileURLToPath(new URL("./", import.meta.url));
 
@@ -84,4 +87,12 @@ export async function writeCaseFiles(board: CaseBoard, dir: string, check = fals
     for (const f of stray) rmSync(join(dir, f));
   }
   return [...changed.map((f) => join(dir, f.name)), ...stray.map((f) => join(dir, f))];
+}
+
+/**
+ * The case of a profile's board, from its placement, into dir (hardware/case/<profile-id>/ by default);
+ * with check, writes nothing and returns the files that differ.
+ */
+export function writeCase(profile: Profile, dir: string = join(CASE_DIR, profile.id), check = false): Promise<string[]> {
+  return writeCaseFiles(caseBoard(placement(profile)), dir, check);
 }
