@@ -116,7 +116,7 @@ export function netlist(p: Profile): Netlist {
 
   // The chain's decoupling first, so C1..Cn sit beside LED1..LEDn.
   for (let i = 1; i <= leds; i++) {
-    add(`LED${i}`, cat.LED, { "1": ledRail, "2": i < leds ? NET.din(i + 1) : null, "3": gnd, "4": NET.din(i) }, { kind: "led", index: i });
+    add(`LED${i}`, cat.LED, { "1": i < leds ? NET.din(i + 1) : null, "2": gnd, "3": NET.din(i), "4": ledRail }, { kind: "led", index: i });
     add(next("C"), cat.ceramic("100nF", `decoupling of LED${i}`), { "1": ledRail, "2": gnd }, { kind: "led", index: i });
   }
 
@@ -189,9 +189,8 @@ export function netlist(p: Profile): Netlist {
     const col = k.colLine - colBase.get(m.name)!;
     const row = m.rows.indexOf(k.rowLine);
     const node = `KEY_${k.id}`;
-    const sw = m.name === p.keys.matrices[0].name ? cat.MX_SWITCH : cat.TACTILE_SWITCH;
     const block: Block = { kind: "key", matrix: m.name, row, col };
-    add(`SW${k.index + 1}`, sw, { "1": NET.col(k.colLine), "2": node }, block);
+    add(`SW${k.index + 1}`, cat.KEY_SWITCH, { "1": NET.col(k.colLine), "2": node }, block);
     add(`D${k.index + 1}`, cat.KEY_DIODE, { "1": NET.row(k.rowLine), "2": node }, block);
   }
   counters.D = keys.length;
@@ -241,9 +240,6 @@ export function netlist(p: Profile): Netlist {
 /** The parts that are not on the board, for the BOM. */
 function offBoard(p: Profile): OffBoardItem[] {
   const keys = keyList(p);
-  const first = p.keys.matrices[0].name;
-  const mx = keys.filter((k) => k.matrix === first).length;
-  const tactile = keys.length - mx;
   const items: OffBoardItem[] = [];
   const item = (x: OffBoardItem) => items.push(x);
   item({
@@ -266,28 +262,16 @@ function offBoard(p: Profile): OffBoardItem[] {
     SupplierPN: "",
     Description: "The Pico's 0.05-inch end row to the board",
   });
-  if (mx)
-    item({
-      ref: "KEYCAP_MX",
-      qty: mx,
-      value: "MX keycap 1u, translucent",
-      MPN: "generic MX-stem 1u translucent keycap (DSA or XDA profile)",
-      Manufacturer: "any",
-      Supplier: "any keyboard shop",
-      SupplierPN: "",
-      Description: `Caps for the switches of matrix "${first}"; translucent so the LED below shows through (legends: hardware/overlay/)`,
-    });
-  if (tactile)
-    item({
-      ref: "KEYCAP_B3F",
-      qty: tactile,
-      value: "B3F key cap",
-      MPN: "B32-1000",
-      Manufacturer: "Omron",
-      Supplier: "Mouser",
-      SupplierPN: "",
-      Description: "Caps for the 12 mm tactile switches (B32-1000 is black; B32-10x0 in other colours)",
-    });
+  item({
+    ref: "KEYCAP",
+    qty: keys.length,
+    value: "printed key cap",
+    MPN: "print: hardware/case/key-cap-*.stl",
+    Manufacturer: "self-printed",
+    Supplier: "-",
+    SupplierPN: "",
+    Description: "A cap on each tactile switch's plunger, printed with the case (hardware/case/parts.md lists the sizes and counts)",
+  });
   if (p.battery)
     item({
       ref: "BT1",
@@ -303,11 +287,11 @@ function offBoard(p: Profile): OffBoardItem[] {
     ref: "CASE",
     qty: 1,
     value: "printed case",
-    MPN: "print from hardware/case/",
+    MPN: "print: hardware/case/*.stl",
     Manufacturer: "self-printed",
     Supplier: "-",
     SupplierPN: "",
-    Description: "The case, printed from the files in hardware/case/ (PETG or PLA)",
+    Description: "The case: bottom and top shells and the codemaker's shield, printed from hardware/case/ (PETG or PLA)",
   });
   return items;
 }

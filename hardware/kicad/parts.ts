@@ -21,6 +21,8 @@ export interface CatalogPart extends OrderFields {
   footprint: string;
 }
 
+import { KEY_DIODE_FOOTPRINT, LED_2020, TACTILE_6MM } from "./physical.ts";
+
 const R0805 = "Resistor_SMD:R_0805_2012Metric";
 const C0805 = "Capacitor_SMD:C_0805_2012Metric";
 
@@ -74,20 +76,18 @@ export const BULK_CAP: CatalogPart = {
 };
 
 export const LED: CatalogPart = {
-  value: "WS2812B",
-  symbol: "LED:WS2812B",
-  footprint: "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
-  MPN: "WS2812B",
+  ...LED_2020,
+  MPN: "WS2812B-2020",
   Manufacturer: "Worldsemi",
   Supplier: "LCSC",
   SupplierPN: "",
-  Description: "Addressable RGB LED, 5050 package, 5 V, GRB order: soldered straight onto the board",
+  Description: "Addressable RGB LED, 2 x 2 mm, 5 V, GRB order: soldered straight onto the board",
 };
 
 export const KEY_DIODE: CatalogPart = {
   value: "1N4148W",
   symbol: "Device:D",
-  footprint: "Diode_SMD:D_SOD-123",
+  footprint: KEY_DIODE_FOOTPRINT,
   MPN: "1N4148W-7-F",
   Manufacturer: "Diodes Incorporated",
   Supplier: "LCSC",
@@ -95,26 +95,15 @@ export const KEY_DIODE: CatalogPart = {
   Description: "Small-signal diode, SOD-123: one per key, in series with its switch",
 };
 
-export const MX_SWITCH: CatalogPart = {
-  value: "MX RGB",
-  symbol: "Switch:SW_Push",
-  footprint: "Button_Switch_Keyboard:SW_Cherry_MX_1.00u_PCB",
-  MPN: "MX RGB Red, PCB mount",
-  Manufacturer: "Cherry",
-  Supplier: "Mouser",
-  SupplierPN: "",
-  Description: "Key switch, MX footprint, clear housing so the LED below shines through the cap (any MX-compatible RGB switch fits)",
-};
-
-export const TACTILE_SWITCH: CatalogPart = {
-  value: "B3F-4055",
-  symbol: "Switch:SW_Push",
-  footprint: "Button_Switch_THT:SW_PUSH-12mm",
-  MPN: "B3F-4055",
+/** Both pads' keys: 6 x 6 mm through-hole tactiles, 5 mm tall, under the case's printed caps. */
+export const KEY_SWITCH: CatalogPart = {
+  ...TACTILE_6MM,
+  value: "B3F-1020",
+  MPN: "B3F-1020",
   Manufacturer: "Omron",
   Supplier: "Mouser",
   SupplierPN: "",
-  Description: "Tactile switch 12 x 12 mm, through-hole, for an Omron B32-1000 series cap",
+  Description: "Tactile switch 6 x 6 mm, 5 mm tall, through-hole, 0.98 N (any 6 x 6 x 5 mm THT tactile fits)",
 };
 
 export const PICO: CatalogPart = {

@@ -10,7 +10,7 @@ import type { Profile } from "../profile.ts";
 import { netlist, NET, type BoardPart, type Netlist } from "./netlist.ts";
 import { softStart, sleepDrain, usbOnlyBudget } from "./power.ts";
 import { Sheet, uuid } from "./sheet.ts";
-import { brainboardLibraryText } from "./symbols.ts";
+import { brainboardLibraryText, pinNumber } from "./symbols.ts";
 
 export interface SchematicFile {
   /** Path relative to the board's directory. */
@@ -155,6 +155,7 @@ const LED_ROW = 40.64;
 function drawChain(s: Sheet, n: Netlist, p: Profile): void {
   s.note("The LED chain, in chain order: each DOUT drives the next DIN (labels DIN2, DIN3, ...); 100 nF at every LED", 20, 20, 2, true);
   const leds = n.parts.filter((x) => x.block.kind === "led" && x.ref.startsWith("LED"));
+  const vddPin = pinNumber(leds[0].symbol, "VDD");
   const caps = new Map(
     n.parts.filter((x) => x.block.kind === "led" && x.ref.startsWith("C")).map((c) => [(c.block as { index: number }).index, c]),
   );
@@ -172,8 +173,8 @@ function drawChain(s: Sheet, n: Netlist, p: Profile): void {
       const led = leds[r * LEDS_PER_ROW + c];
       const index = (led.block as { index: number }).index;
       const x0 = 30.48 + c * LED_CELL;
-      const l = s.place(led, x0, y0, 0, true, ["1"]);
-      const vdd = l.pins.get("1")!;
+      const l = s.place(led, x0, y0, 0, true, [vddPin]);
+      const vdd = l.pins.get(vddPin)!;
       s.wire(vdd.x, vdd.y, vdd.x, bus);
       const cap = caps.get(index)!;
       const cp = s.place(cap, x0 + 10.16, y0 - 12.7, 0, true, ["1"]);
@@ -184,7 +185,7 @@ function drawChain(s: Sheet, n: Netlist, p: Profile): void {
       if (label) s.note(label, x0 - 10.16, bus - 3.81, 1.5, true);
     }
     const left = points[0] - 5.08;
-    s.label(leds[0].pins["1"]!, left, bus, "left");
+    s.label(leds[0].pins[vddPin]!, left, bus, "left");
     bus_(s, [left, ...points], bus);
   }
 }

@@ -101,6 +101,13 @@ export function libSymbol(libId: string): LibSymbol {
   return result;
 }
 
+/** The number of the pin called `name` on a symbol. */
+export function pinNumber(libId: string, name: string): string {
+  const pin = libSymbol(libId).pins.find((x) => x.name === name);
+  if (!pin) throw new Error(`${libId} has no pin called ${name}`);
+  return pin.number;
+}
+
 function renameUnit(unit: SExpr[], from: string, to: string): SExpr[] {
   const n = text(unit[1]);
   return ["symbol", q(to + n.slice(from.length)), ...unit.slice(2)];

@@ -12,6 +12,7 @@ import { keyList, ledCount, listProfiles, loadProfile, type Profile } from "../.
 import { netlist } from "../../hardware/kicad/netlist.ts";
 import { bomLines, caseHardware } from "../../hardware/kicad/bom.ts";
 import { writeSchematic } from "../../hardware/kicad/schematic.ts";
+import { pinNumber } from "../../hardware/kicad/symbols.ts";
 import { children, parse, text } from "../../hardware/kicad/sexpr.ts";
 import { HARDWARE_DIR } from "../../hardware/gen-docs.ts";
 
@@ -107,13 +108,16 @@ describe.skipIf(!hasKicad).each(boards)("the KiCad schematic of %s", (id) => {
 
   it("chains the LEDs in order from the data pin through the buffer, with a capacitor at every LED", () => {
     const count = ledCount(p);
+    const led = n.parts.find((x) => x.ref === "LED1")!.symbol;
+    const [din, dout, vdd, vss] = ["DIN", "DOUT", "VDD", "VSS"].map((name) => pinNumber(led, name));
     expect(netOf.get("U2.2")).toBe(netOf.get(`U1.${p.leds.pin}`));
-    expect(netOf.get("LED1.4")).toBe(netOf.get("R1.2"));
-    for (let i = 1; i < count; i++) expect(netOf.get(`LED${i}.2`), `LED${i} DOUT`).toBe(netOf.get(`LED${i + 1}.4`));
-    expect(netOf.has(`LED${count + 1}.4`)).toBe(false);
+    expect(netOf.get(`LED1.${din}`)).toBe(netOf.get("R1.2"));
+    for (let i = 1; i < count; i++) expect(netOf.get(`LED${i}.${dout}`), `LED${i} DOUT`).toBe(netOf.get(`LED${i + 1}.${din}`));
+    expect(netOf.has(`LED${count + 1}.${din}`)).toBe(false);
     for (let i = 1; i <= count; i++) {
-      expect(netOf.get(`C${i}.1`)).toBe(netOf.get(`LED${i}.1`));
+      expect(netOf.get(`C${i}.1`)).toBe(netOf.get(`LED${i}.${vdd}`));
       expect(netOf.get(`C${i}.2`)).toBe("GND");
+      expect(netOf.get(`LED${i}.${vss}`)).toBe("GND");
     }
   });
 
@@ -138,7 +142,7 @@ describe.skipIf(!hasKicad).each(boards)("the KiCad schematic of %s", (id) => {
     }
     expect(lines.filter((l) => l.onBoard).reduce((s, l) => s + l.qty, 0)).toBe(n.parts.length);
     const qty = (value: string) => lines.find((l) => l.value === value)?.qty;
-    expect(qty("WS2812B")).toBe(ledCount(p));
+    expect(qty(n.parts.find((x) => x.ref === "LED1")!.value)).toBe(ledCount(p));
     expect(qty("1N4148W")).toBe(keyList(p).length + (p.buzzer ? 1 : 0));
     expect(lines.some((l) => !l.onBoard && /screw/.test(l.value))).toBe(true);
     if (p.battery) expect(lines.some((l) => l.refs.includes("BT1"))).toBe(true);
