@@ -31,7 +31,7 @@ function byRef(a: string, b: string): number {
   return pa === pb ? Number(na) - Number(nb) : pa < pb ? -1 : 1;
 }
 
-/** The screws and inserts that hold the board in the printed case: one per mounting hole. */
+/** The screws that hold the board in the printed case: one per mounting hole (the case's choice of screw). */
 export function caseHardware(p: Profile, n: Netlist = netlist(p)): OffBoardItem[] {
   const holes = placement(p, n).holes;
   if (!holes.length) return [];
@@ -41,22 +41,12 @@ export function caseHardware(p: Profile, n: Netlist = netlist(p)): OffBoardItem[
     {
       ref: "SCREW",
       qty: holes.length,
-      value: `${size} socket head screw`,
-      MPN: `ISO 4762 ${size}, A2 stainless`,
+      value: `${screw.name} screw`,
+      MPN: `ISO 7380 ${size}, A2 stainless`,
       Manufacturer: "any",
       Supplier: "any",
       SupplierPN: "",
-      Description: `Through the case's bottom bosses and the board's ${holes[0].drill} mm holes into the inserts (length: hardware/case/README.md)`,
-    },
-    {
-      ref: "INSERT",
-      qty: holes.length,
-      value: screw.insertName,
-      MPN: `${size} heat-set insert, ${screw.insertLength} mm long, for a ${screw.insertHole} mm hole`,
-      Manufacturer: "any",
-      Supplier: "any",
-      SupplierPN: "",
-      Description: "Pressed with a soldering iron into the top shell's posts",
+      Description: `Through the case's bottom bosses and the board's ${holes[0].drill} mm holes, cutting its thread in the top's posts (length: hardware/case/README.md)`,
     },
   ];
 }
