@@ -32,6 +32,8 @@ export interface BoardPart {
    * plunger, and the plunger's diameter (the cap's socket fits over it).
    */
   key?: { capSize: number; bodyHeight: number; plunger: number };
+  /** A slide switch (height is its lever's top): the lever's axis and travel; a printed knob slides on it. */
+  slide?: { axis: "x" | "y"; travel: number };
   /** LEDs seen through the top: the hole over it, and whether the top diffuses it (a thin skin over the hole). */
   light?: { d: number; diffuse: boolean };
 }

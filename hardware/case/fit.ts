@@ -5,8 +5,8 @@
 import { type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
 import { PRINT } from "./params.ts";
 import { type Box2, grow, nearestSide, outlineBox } from "./board.ts";
-import { type Box3, type CaseModel, bossDiameter, partZ } from "./shells.ts";
-import { capSolid } from "./caps.ts";
+import { type Box3, type CaseModel, bossDiameter, partZ, travelEnds } from "./shells.ts";
+import { isRider, riderSolid } from "./caps.ts";
 
 /** Volumes under this (mm³) are touching faces, not overlap. */
 const TOUCH = 1e-3;
@@ -33,6 +33,29 @@ function collisions(k: Kernel, model: CaseModel, what: string, solid: Manifold):
     .map(([name, v]) => `${what} runs into the ${name} (${v.toFixed(2)} mm³ of overlap)`);
 }
 
+/**
+ * Which of many solids overlap the targets, each named: one intersection of them all first, then only the
+ * solids near a piece of what overlapped are tried one by one.
+ */
+export function overlapsOf(k: Kernel, items: { ref: string; solid: Manifold }[], targets: { name: string; solid: Manifold }[]): string[] {
+  const out: string[] = [];
+  const all = k.Manifold.union(items.map((i) => i.solid));
+  for (const t of targets) {
+    const hit = all.intersect(t.solid);
+    if (hit.volume() <= TOUCH) continue;
+    for (const piece of hit.decompose()) {
+      const { min, max } = piece.boundingBox();
+      for (const i of items) {
+        const b = i.solid.boundingBox();
+        if ([0, 1, 2].some((a) => b.min[a] > max[a] || b.max[a] < min[a])) continue;
+        const v = overlap(i.solid, t.solid);
+        if (v > TOUCH) out.push(`${i.ref} runs into the ${t.name} (${v.toFixed(2)} mm³ of overlap)`);
+      }
+    }
+  }
+  return [...new Set(out)];
+}
+
 /** The board, grown by the gap to the walls, meets no printed part. */
 export function boardProblems(k: Kernel, model: CaseModel): string[] {
   const b = model.board;
@@ -50,12 +73,21 @@ export function partEnvelopes(model: CaseModel, gap: number = PRINT.partGap): { 
   });
 }
 
-/** Every part's room is free of the housing's material. */
+/**
+ * Every part's room is free of the housing's material: the part gap all round, but only the fit from the
+ * posts and bosses, which stand inside the mounting holes' keep-outs (the board keeps parts out of those).
+ */
 export function partProblems(k: Kernel, model: CaseModel): string[] {
-  const envelopes = partEnvelopes(model);
-  const all = k.Manifold.union(envelopes.map((e) => boxSolid(k, e.box)));
-  if (housing(model).every((p) => overlap(all, p.assembled) <= TOUCH)) return [];
-  return envelopes.flatMap((e) => collisions(k, model, e.ref, boxSolid(k, e.box)));
+  const { Manifold } = k;
+  const L = model.levels;
+  const keepouts = model.board.holes.map((h) => {
+    const r = (h.keepout ?? 0) / 2;
+    return Manifold.cylinder(L.shieldTop - L.floorBottom + 2, r, r, segmentsFor(r)).translate([h.x, h.y, L.floorBottom - 1]);
+  });
+  const solids = (gap: number) => partEnvelopes(model, gap).map((e) => ({ ref: e.ref, solid: boxSolid(k, e.box) }));
+  const targets = housing(model).map((p) => ({ name: p.name, solid: p.assembled }));
+  const outsideKeepouts = targets.map((t) => ({ ...t, solid: keepouts.length ? Manifold.difference([t.solid, ...keepouts]) : t.solid }));
+  return [...new Set([...overlapsOf(k, solids(PRINT.partGap), outsideKeepouts), ...overlapsOf(k, solids(PRINT.fit), targets)])];
 }
 
 /**
@@ -118,24 +150,27 @@ export function exitProblems(k: Kernel, model: CaseModel): string[] {
 }
 
 /**
- * Each key cap moves freely: the fit's room all round it is clear of the housing, it touches no part but
- * its own switch, and it stands proud of the top (or it could not be pressed).
+ * Each key cap and the switch's knob moves freely: the fit's room all round it (at either end of the
+ * knob's travel) is clear of the housing, it touches no part but its own switch, and it stands proud of
+ * the top (or it could not be pressed or pushed).
  */
 export function capProblems(k: Kernel, model: CaseModel): string[] {
   const b = model.board;
   const L = model.levels;
   const out: string[] = [];
   const others = partEnvelopes(model, PRINT.fit);
-  for (const key of b.parts.filter((p) => p.key)) {
-    const room = capSolid(k, key, L, Math.min(PRINT.fit, PRINT.keyGap) - SLACK);
-    out.push(...collisions(k, model, `${key.ref}'s cap`, room));
-    const cap = capSolid(k, key, L);
-    for (const e of others)
-      if (e.ref !== key.ref && overlaps(e.box, key.box, PRINT.capFlange + PRINT.fit + 1) && overlap(cap, boxSolid(k, e.box)) > TOUCH)
-        out.push(`${key.ref}'s cap comes within ${PRINT.fit} mm of ${e.ref}`);
-    if (cap.boundingBox().max[2] < L.plateTop + 1) out.push(`${key.ref}'s cap stands less than 1 mm over the top`);
+  for (const p of b.parts.filter(isRider)) {
+    const what = p.key ? `${p.ref}'s cap` : `${p.ref}'s knob`;
+    for (const at of travelEnds(p)) {
+      out.push(...collisions(k, model, what, riderSolid(k, p, L, Math.min(PRINT.fit, PRINT.keyGap) - SLACK, at)));
+      const solid = riderSolid(k, p, L, 0, at);
+      for (const e of others)
+        if (e.ref !== p.ref && overlaps(e.box, p.box, 10) && overlap(solid, boxSolid(k, e.box)) > TOUCH)
+          out.push(`${what} comes within ${PRINT.fit} mm of ${e.ref}`);
+      if (solid.boundingBox().max[2] < L.plateTop + 1) out.push(`${what} stands less than 1 mm over the top`);
+    }
   }
-  return out;
+  return [...new Set(out)];
 }
 
 function overlaps(a: Box2, b: Box2, margin: number): boolean {

@@ -64,8 +64,10 @@ export function caseBoard(pl: BoardPlacement): CaseBoard {
       parts.push(other(p, { ...b, x1: Math.min(b.x1, pl.outline.width) }));
       const tongue = flip(usb.x + usb.overhang / 2, usb.y, usb.overhang, usb.width);
       parts.push({ ref: `${p.ref} USB`, role: "usb", side: "top", box: tongue, height: p.height, plug: USB_A_SOCKET });
-    } else if (pl.powerSwitch && p.ref === pl.powerSwitch.ref) parts.push({ ...other(p), role: "switch" });
-    else parts.push(other(p));
+    } else if (pl.powerSwitch && p.ref === pl.powerSwitch.ref) {
+      const { direction, travel } = pl.powerSwitch;
+      parts.push({ ...other(p), role: "switch", slide: { axis: direction, travel } });
+    } else parts.push(other(p));
   }
   const charger = pl.chargerUsb;
   if (charger) {

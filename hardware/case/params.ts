@@ -1,7 +1,8 @@
 /**
  * Print and fit settings for FDM (a 0.4 mm nozzle, 0.2 mm layers, PLA or PETG), and the screws that hold
  * the case together: each one goes up from under the case through the bottom shell's boss and the board's
- * mounting hole into a heat-set insert in the top shell's post, clamping the board between the two.
+ * mounting hole and cuts its own thread into the top shell's post, clamping the board between the two. (A
+ * heat-set insert wants a post wider than the board's keep-out round its holes allows.)
  */
 
 export const PRINT = {
@@ -19,7 +20,7 @@ export const PRINT = {
   fit: 0.3,
   /** The bottom shell's lip that locates the top shell, and its height. */
   lipHeight: 2.0,
-  /** The least room under the board (through-hole leads), and the most the cell gets under it. */
+  /** The least room under the board (through-hole leads stick out about 2 mm). */
   underMin: 4.0,
   /** Skin left over a diffused LED: three 0.2 mm layers, printed first (the top prints face down). */
   diffuser: 0.6,
@@ -36,6 +37,9 @@ export const PRINT = {
   capFlange: 1.0,
   capFlangeHeight: 1.0,
   capSocketDepth: 1.0,
+  /** The corner guides that hold the cell on the bottom's floor. */
+  guideWall: 1.2,
+  guideHeight: 3.0,
   /** The printer's bed. */
   bed: { x: 220, y: 220, z: 200 },
 } as const;
@@ -46,11 +50,11 @@ export interface Screw {
   clearance: number;
   head: number;
   headDepth: number;
-  /** The heat-set insert in the top post: its hole and length. */
-  insertHole: number;
-  insertLength: number;
-  insertName: string;
-  /** Boss and post diameter. */
+  /** The pilot hole in the top's post that the screw cuts its own thread into, and the thread's least and most length. */
+  pilot: number;
+  minThread: number;
+  maxThread: number;
+  /** Boss and post diameter, where the board's keep-out allows it. */
   boss: number;
   /** Stock screw lengths, shortest first. */
   lengths: number[];
@@ -58,36 +62,36 @@ export interface Screw {
 
 const SCREWS: Screw[] = [
   {
-    name: "M2 socket head",
+    name: "M2 button head",
     clearance: 2.4,
-    head: 4.4,
-    headDepth: 2.4,
-    insertHole: 3.2,
-    insertLength: 4,
-    insertName: "M2 x 4 heat-set insert (3.2 mm hole)",
+    head: 4.0,
+    headDepth: 2.0,
+    pilot: 1.7,
+    minThread: 4,
+    maxThread: 6,
+    boss: 5,
+    lengths: [6, 8, 10, 12, 16, 20],
+  },
+  {
+    name: "M2.5 button head",
+    clearance: 2.9,
+    head: 4.7,
+    headDepth: 2.2,
+    pilot: 2.1,
+    minThread: 5,
+    maxThread: 7,
     boss: 6,
     lengths: [6, 8, 10, 12, 16, 20],
   },
   {
-    name: "M2.5 socket head",
-    clearance: 2.9,
-    head: 5.0,
-    headDepth: 2.8,
-    insertHole: 3.6,
-    insertLength: 5,
-    insertName: "M2.5 x 5 heat-set insert (3.6 mm hole)",
-    boss: 6.5,
-    lengths: [6, 8, 10, 12, 16, 20],
-  },
-  {
-    name: "M3 socket head",
+    name: "M3 button head",
     clearance: 3.4,
-    head: 6.0,
-    headDepth: 3.2,
-    insertHole: 4.0,
-    insertLength: 5.7,
-    insertName: "M3 x 5.7 heat-set insert (4.0 mm hole)",
-    boss: 7.5,
+    head: 5.7,
+    headDepth: 2.5,
+    pilot: 2.6,
+    minThread: 5,
+    maxThread: 8,
+    boss: 7,
     lengths: [6, 8, 10, 12, 16, 20, 25],
   },
 ];

@@ -3,20 +3,21 @@
  *
  *   bottom   a tray: floor, walls up to the board's bottom face, a lip that locates the top, a boss under
  *            each mounting hole (a clearance hole and the screw head's counterbore from below), room under
- *            the board for the cell and the charger
+ *            the board for the cell, with corner guides that hold it
  *   top      a shell: walls down to the board's bottom face, a plate over the tallest part, a post over each
- *            mounting hole (a heat-set insert), an opening per key cap, a hole per LED with a thin diffuser
+ *            mounting hole (the screw threads into it), an opening per key cap, a hole per LED with a thin diffuser
  *            skin and a baffle round it down to just above the parts, the shield's locating rim
  *   shield   the codemaker's lid: a shallow box that sits over the rim and hides the secret and the
  *            codemaker's keys; lifted off to enter a code
  *   key-cap  one printed cap per key switch (caps.ts), a file per cap size
+ *   switch-knob  the power switch's knob, sliding in a slot of the top
  *
  * Edge openings (USB, the power switch) are cut through whichever shell they cross. Each part is kept
  * twice: as assembled (z up from the board's bottom face) and as printed (flat face down on the bed).
  */
 import { type CrossSection, type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
 import { PRINT, screwFor, type Screw } from "./params.ts";
-import { capProblem, capSolid } from "./caps.ts";
+import { isRider, riderOpening, riderProblem, riderSolid } from "./caps.ts";
 import { type BoardPart, type Box2, type CaseBoard, centre, grow, nearestSide, outlineBox } from "./board.ts";
 
 export interface Levels {
@@ -60,7 +61,7 @@ export interface CaseModel {
   board: CaseBoard;
   levels: Levels;
   screw: Screw;
-  /** The stock screw length that reaches into the insert. */
+  /** The stock screw length that threads far enough into the post. */
   screwLength: number;
   openings: EdgeOpening[];
   parts: PrintedPart[];
@@ -83,13 +84,6 @@ function inside(p: [number, number], b: Box2): boolean {
   return p[0] > b.x0 && p[0] < b.x1 && p[1] > b.y0 && p[1] < b.y1;
 }
 
-export function keyOpening(p: BoardPart): Box2 | undefined {
-  if (!p.key) return undefined;
-  const [x, y] = centre(p.box);
-  const h = p.key.capSize / 2 + PRINT.keyGap;
-  return { x0: x - h, y0: y - h, x1: x + h, y1: y + h };
-}
-
 export function levelsOf(b: CaseBoard): Levels {
   const T = b.thickness;
   const below = Math.max(0, ...b.parts.filter((p) => p.side === "bottom").map((p) => p.height));
@@ -97,7 +91,7 @@ export function levelsOf(b: CaseBoard): Levels {
   const floorTop = -Math.max(PRINT.underMin, below + PRINT.partGap);
   const plateUnder = T + above + PRINT.partGap;
   const plateTop = plateUnder + PRINT.plate;
-  const capsUnderShield = b.shield && b.parts.some((p) => p.key && overlaps(keyOpening(p)!, grow(b.shield!, PRINT.rimWidth + PRINT.fit)));
+  const capsUnderShield = b.shield && b.parts.some((p) => p.key && overlaps(riderOpening(p), grow(b.shield!, PRINT.rimWidth + PRINT.fit)));
   const room = Math.max(PRINT.rimHeight + PRINT.fit, capsUnderShield ? PRINT.capProud + PRINT.partGap : 0);
   return {
     floorBottom: floorTop - PRINT.floor,
@@ -111,9 +105,12 @@ export function levelsOf(b: CaseBoard): Levels {
 
 type Hole = CaseBoard["holes"][number];
 
-/** Bosses and posts are as wide as the screw wants, but no wider than the hole's keep-out on the board. */
+/**
+ * Bosses and posts are as wide as the screw wants, but stay inside the hole's keep-out on the board by the
+ * fit: the board keeps parts out of it, and the case then comes no nearer them than the fit.
+ */
 export function bossDiameter(screw: Screw, h: Hole): number {
-  return Math.min(screw.boss, h.keepout ?? screw.boss);
+  return Math.min(screw.boss, h.keepout === undefined ? screw.boss : h.keepout - 2 * PRINT.fit);
 }
 
 /** Builds every printed part of the case around the board. */
@@ -179,20 +176,38 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       rod(h.x, h.y, screw.head + 0.6, L.floorBottom - 1, L.floorBottom + screw.headDepth),
     ]),
   );
-  let bottom = Manifold.difference([tray.add(bosses), screwHoles, ...openingCuts]);
+  // Corner guides that keep the cell in its place on the floor (the sides stay open for its lead).
+  const guides = b.parts
+    .filter((p) => p.role === "cell")
+    .map((p) => {
+      const inside = grow(p.box, PRINT.partGap);
+      const ring = box(grow(inside, PRINT.guideWall), L.floorTop - 0.5, L.floorTop + PRINT.guideHeight).subtract(
+        box(inside, L.floorTop - 1, L.floorTop + PRINT.guideHeight + 1),
+      );
+      const [x, y] = centre(p.box);
+      const [w, h] = [p.box.x1 - p.box.x0, p.box.y1 - p.box.y0];
+      const gaps = [
+        box({ x0: x - w / 4, x1: x + w / 4, y0: -1e3, y1: 1e3 }, -1e3, 1e3),
+        box({ y0: y - h / 4, y1: y + h / 4, x0: -1e3, x1: 1e3 }, -1e3, 1e3),
+      ];
+      return Manifold.difference([ring, ...gaps]);
+    });
+  let bottom = Manifold.difference([Manifold.union([tray, bosses, ...guides]), screwHoles, ...openingCuts]);
 
   // Top: shell, posts, baffles; then every opening.
-  const keys = b.parts.filter((p) => p.key);
-  const keyHoles = keys.map((p) => keyOpening(p)!);
+  const riders = b.parts.filter(isRider);
+  const keyHoles = riders.map(riderOpening);
   const shown = b.parts.filter((p) => p.light && !keyHoles.some((o) => inside(centre(p.box), o)));
   const shell = slab(outer, 0, L.plateTop)
     .subtract(slab(inner, -1, L.plateUnder))
     .subtract(slab(round(inner, lip + PRINT.fit), -1, PRINT.lipHeight + PRINT.fit));
   const posts = b.holes.map((h) => rod(h.x, h.y, boss(h), T, L.plateUnder + 0.5));
-  const insertDepth = screw.insertLength + 0.5;
-  if (T + insertDepth > L.plateTop - 0.8)
-    throw new Error(`the top's posts are ${(L.plateTop - T).toFixed(1)} mm tall: too short for a ${screw.insertName}`);
-  const inserts = b.holes.map((h) => rod(h.x, h.y, screw.insertHole, T - 1, T + insertDepth));
+  const pilotDepth = screw.maxThread + 1;
+  if (T + pilotDepth > L.plateTop - 0.8)
+    throw new Error(
+      `the top's posts are ${(L.plateTop - T).toFixed(1)} mm tall: too short for ${screw.maxThread} mm of ${screw.name} thread`,
+    );
+  const pilots = b.holes.map((h) => rod(h.x, h.y, screw.pilot, T - 1, T + pilotDepth));
   const baffles: Manifold[] = [];
   const ledHoles: Manifold[] = [];
   for (const p of shown) {
@@ -205,11 +220,11 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
     if (z0 < L.plateUnder - 0.5) baffles.push(box(foot, z0, L.plateUnder + 0.5));
     ledHoles.push(rod(x, y, d, Math.min(z0, L.plateUnder) - 1, p.light!.diffuse ? L.plateTop - PRINT.diffuser : L.plateTop + 1));
   }
-  const capTrouble = keys.map((p) => capProblem(p, L)).filter((m) => m);
+  const capTrouble = riders.map((p) => riderProblem(p, L)).filter((m) => m);
   if (capTrouble.length) throw new Error(capTrouble.join("; "));
   const keyCuts = keyHoles.map((o) => box(o, L.plateUnder - 1, L.plateTop + 1));
-  // Baffles stop short of the key caps' flanges.
-  const capRooms = keys.map((p) => capSolid(k, p, L, PRINT.fit));
+  // Baffles stop short of the caps' and the knob's flanges.
+  const capRooms = riders.flatMap((p) => travelEnds(p).map((at) => riderSolid(k, p, L, PRINT.fit, at)));
   let top = Manifold.union([shell, ...posts, Manifold.difference([union(baffles), ...capRooms])]);
   let shield: Manifold | undefined;
   if (b.shield) {
@@ -221,7 +236,7 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       box(cavity, L.plateTop - 1, L.shieldTop - PRINT.shieldRoof),
     );
   }
-  top = Manifold.difference([top, ...inserts, ...ledHoles, ...keyCuts, ...openingCuts]);
+  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts]);
 
   // The round offsets leave a few vertices closer than float32 (an STL's precision) tells apart; merging
   // them keeps every triangle a real one.
@@ -237,21 +252,32 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
     const title = "codemaker's shield: prints roof down";
     parts.push({ name: "shield", kind: "housing", title, count: 1, assembled: shield, print: flip(shield) });
   }
+  const keys = riders.filter((p) => p.key);
   for (const size of [...new Set(keys.map((p) => p.key!.capSize))].sort((a, c) => c - a)) {
-    const caps = keys.filter((p) => p.key!.capSize === size).map((p) => capSolid(k, p, L));
-    const title = `${size} mm key cap: prints flange down`;
+    const caps = keys.filter((p) => p.key!.capSize === size).map((p) => riderSolid(k, p, L));
+    const title = `${size} mm key cap: prints socket down`;
     parts.push({ name: `key-cap-${size}`, kind: "cap", title, count: caps.length, assembled: Manifold.union(caps), print: toBed(caps[0]) });
+  }
+  for (const p of riders.filter((q) => q.slide)) {
+    const knob = riderSolid(k, p, L);
+    const title = "power switch knob: prints socket down";
+    parts.push({ name: "switch-knob", kind: "cap", title, count: 1, assembled: knob, print: toBed(knob) });
   }
 
   const seat = L.floorBottom + screw.headDepth;
-  const longest = T - seat + insertDepth - 0.5;
-  const shortest = T - seat + Math.min(3, screw.insertLength);
+  const longest = T - seat + screw.maxThread;
+  const shortest = T - seat + screw.minThread;
   const screwLength = [...screw.lengths].reverse().find((l) => l <= longest && l >= shortest);
   if (screwLength === undefined)
     throw new Error(
       `no stock ${screw.name} length between ${shortest.toFixed(1)} and ${longest.toFixed(1)} mm (${screw.lengths.join(", ")})`,
     );
   return { board: b, levels: L, screw, screwLength, openings, parts };
+}
+
+/** Where a rider can be along its travel: the two ends for a knob, the middle for a cap. */
+export function travelEnds(p: BoardPart): number[] {
+  return p.slide ? [-p.slide.travel / 2, p.slide.travel / 2] : [0];
 }
 
 /** Moves a solid so its bounding box starts at the origin: on the bed, in the first quadrant. */

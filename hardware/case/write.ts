@@ -1,6 +1,6 @@
 /**
  * Writes a board's case: one binary STL per printed part, in its print orientation, and parts.md (what to
- * print, how many, the screws and inserts), into hardware/case/<profile-id>/. Nothing is written for a case
+ * print, how many, the screws), into hardware/case/<profile-id>/. Nothing is written for a case
  * that does not fit its board or whose meshes are not closed: the build stops with what is wrong.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -58,9 +58,10 @@ export function partsList(model: CaseModel): string {
       return `| ${p.name}.stl | ${p.count} x, ${p.title.split(": ")[1] ?? p.title} | ${size} mm |`;
     }),
     "",
-    `Hardware: ${b.holes.length} x ${model.screw.name} ${model.screwLength} mm, ${b.holes.length} x ${model.screw.insertName}.`,
+    `Screws: ${b.holes.length} x ${model.screw.name} ${model.screwLength} mm, up through the bottom's bosses and the board into the top's posts,`,
+    `where each cuts its own thread in a ${mm(model.screw.pilot)} pilot hole (no inserts).`,
     "",
-    `Board ${mm(b.thickness)} thick; room under it ${mm(-L.floorTop)} (the cell and the charger), over it ${mm(L.plateUnder - L.boardTop)};`,
+    `Board ${mm(b.thickness)} thick; room under it ${mm(-L.floorTop)} (the cell), over it ${mm(L.plateUnder - L.boardTop)};`,
     `the case stands ${mm(L.plateTop - L.floorBottom)} tall (${mm(L.shieldTop - L.floorBottom)} with the shield).`,
     `Walls ${mm(PRINT.wall)}, the board ${mm(PRINT.boardGap)} from them, every part at least ${mm(PRINT.partGap)} from the case.`,
     "",
