@@ -115,6 +115,7 @@ export interface Instance extends Placed {
 }
 
 const ANGLED = new Set(["property", "fp_text", "pad"]);
+const UUID_ITEMS = new Set(["property", "fp_text", "fp_line", "fp_rect", "fp_circle", "fp_arc", "fp_poly", "pad", "zone", "group"]);
 
 /** A placed copy of a footprint as the board file holds it. */
 export function instanceNode(inst: Instance): SExpr[] {
@@ -123,7 +124,8 @@ export function instanceNode(inst: Instance): SExpr[] {
   const uid = () => q(uuidOf(`${inst.ref}/${n++}`));
   const rot = inst.rotation;
   const out: SExpr[] = ["footprint", q(inst.footprint)];
-  const fields = { ...(inst.fields ?? {}) };
+  // KiCad gives every footprint a Datasheet and a Description field; given here, they keep their UUIDs.
+  const fields: Record<string, string> = { Datasheet: "", Description: "", ...(inst.fields ?? {}) };
   const rewrite = (item: SExpr[]): SExpr[] => {
     const h = head(item)!;
     const copy: SExpr[] = item.map((c) => {
@@ -146,6 +148,8 @@ export function instanceNode(inst: Instance): SExpr[] {
       const at = copy.findIndex((c) => head(c) === "uuid");
       if (net) copy.splice(at < 0 ? copy.length : at, 0, ["net", String(net[0]), q(net[1])]);
     }
+    // Every item gets a UUID of its own (KiCad would make up a new one on each load for an item without).
+    if (UUID_ITEMS.has(h) && !copy.some((c) => head(c) === "uuid")) copy.push(["uuid", uid()]);
     if (h === "attr" && inst.extraAttr) return [...copy, ...inst.extraAttr.filter((a) => !copy.includes(a))];
     return copy;
   };

@@ -130,6 +130,8 @@ export function writePcb(p: Profile, net: Netlist, pl: BoardPlacement, nets: Boa
         ...o,
         value: part.value,
         netOf: (pad) => idOf(nets.netOf(o.ref, pad)),
+        // The many small parts' references would bury the legends: they stay on the fab layer's drawing only.
+        hideReference: /^(LED|C|D|R|SW)\d/.test(o.ref),
         fields: { MPN: part.MPN, Manufacturer: part.Manufacturer },
       }),
     );
