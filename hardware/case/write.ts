@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { format, resolveConfig } from "prettier";
 import { loadKernel } from "./manifold.ts";
 import { closednessProblems, meshOf, parseStl, stlBytes } from "./mesh.ts";
 import { buildCase, type CaseModel } from "./shells.ts";
@@ -34,7 +35,9 @@ export async function caseFiles(board: CaseBoard): Promise<{ model: CaseModel; f
     return { name: `${p.name}.stl`, bytes };
   });
   if (problems.length) throw new Error(`the case of ${board.id} is not right:\n  ${problems.join("\n  ")}`);
-  files.push({ name: "parts.md", bytes: new TextEncoder().encode(partsList(model)) });
+  // Formatted as the repository's prettier would, so its format check passes on the generated file.
+  const md = await format(partsList(model), { ...(await resolveConfig(join(CASE_DIR, "README.md"))), parser: "markdown" });
+  files.push({ name: "parts.md", bytes: new TextEncoder().encode(md) });
   return { model, files };
 }
 
