@@ -3,7 +3,7 @@
  * start (how fast it rises and the inrush that follows), the USB-only current budget, and how long a cell lasts
  * while the unit sleeps switched on. hardware/README.md prints them; the netlist takes the soft start's values.
  */
-import { ledCount, type Profile } from "../profile.ts";
+import { ledCount, USB_ONLY_LED_BUDGET_MA, type Profile } from "../profile.ts";
 
 /**
  * The LED switch: Q1 (AO3401A) with C_GD from gate to drain. While Q1's drain rises its gate sits at the Miller
@@ -74,7 +74,7 @@ export const USB_ONLY = {
   /** PS1240P02BT piezo through Q3 and the 1 k bleed resistor at 5 V, while it sounds. */
   buzzerMa: 5,
   /** The most the LEDs may be given on USB alone. */
-  maxLedBudgetMa: 300,
+  maxLedBudgetMa: USB_ONLY_LED_BUDGET_MA,
 };
 
 export function usbOnlyBudget(p: Profile): { ledMa: number; totalMa: number; fuseShare: number } {
