@@ -11,7 +11,17 @@ import * as prettier from "prettier";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BOARDS, type BoardInfo } from "./boards.ts";
-import { columnPins, keyList, ledCount, listProfiles, loadProfile, segmentOffsets, type KeyInfo, type Profile } from "./profile.ts";
+import {
+  columnPins,
+  keyList,
+  ledCount,
+  ledSettleMs,
+  listProfiles,
+  loadProfile,
+  segmentOffsets,
+  type KeyInfo,
+  type Profile,
+} from "./profile.ts";
 
 import { bomLines, caseHardware, refRanges } from "./kicad/bom.ts";
 import { netlist } from "./kicad/netlist.ts";
@@ -204,7 +214,7 @@ export function powerFigures(p: Profile): string {
   const sleep = sleepDrain(p);
   const s = SOFT_START;
   const out = [
-    `- **Soft start of the LED rail** (Q1 AO3401A, R_G ${s.rG.value}, R_GS ${s.rGs.value}, C_GD ${s.cGd.value}, C_GS ${s.cGs.value}): while the rail rises Q1's gate sits at its Miller plateau, so the gate current through R_G flows through C_GD and sets the slope: dV/dt = I_gate / C_GD. With the plateau anywhere from ${s.plateauV[0]} to ${s.plateauV[1]} V (the AO3401A's threshold is ${s.vthMinV}-${s.vthMaxV} V) the rail rises from 0 to 5 V in **${st.riseMs[0]}-${st.riseMs[1]} ms**, and the inrush into its ${st.railUf} uF (220 uF bulk + 100 nF per LED) is **${st.inrushMa[1]}-${st.inrushMa[0]} mA**, plus the dark LEDs' ${st.idleMa} mA once they are up. The ramp starts at most ${st.delayMs} ms after ${p.leds.powerPin ?? "the LED power pin"} goes high (the gate first charges C_GS + C_GD to the threshold); the firmware sends its first frame after that. While +5V itself comes up, C_GS (${Math.round(s.cGs.farads / s.cGd.farads)} x C_GD) holds the gate within ${st.powerUpVgs} V of the source, under the smallest threshold, so Q1 stays off.`,
+    `- **Soft start of the LED rail** (Q1 AO3401A, R_G ${s.rG.value}, R_GS ${s.rGs.value}, C_GD ${s.cGd.value}, C_GS ${s.cGs.value}): while the rail rises Q1's gate sits at its Miller plateau, so the gate current through R_G flows through C_GD and sets the slope: dV/dt = I_gate / C_GD. With the plateau anywhere from ${s.plateauV[0]} to ${s.plateauV[1]} V (the AO3401A's threshold is ${s.vthMinV}-${s.vthMaxV} V) the rail rises from 0 to 5 V in **${st.riseMs[0]}-${st.riseMs[1]} ms**, and the inrush into its ${st.railUf} uF (220 uF bulk + 100 nF per LED) is **${st.inrushMa[1]}-${st.inrushMa[0]} mA**, plus the dark LEDs' ${st.idleMa} mA once they are up. The ramp starts at most ${st.delayMs} ms after ${p.leds.powerPin ?? "the LED power pin"} goes high (the gate first charges C_GS + C_GD to the threshold), so the rail is up at most **${st.settleMs} ms** after it: the firmware sends no frame before \`leds.powerSettleMs\` (${ledSettleMs(p)} ms for this profile${ledSettleMs(p) < st.settleMs ? `, **shorter than this worst case: set it to ${st.settleMs}**` : ""}). While +5V itself comes up, C_GS (${Math.round(s.cGs.farads / s.cGd.farads)} x C_GD) holds the gate within ${st.powerUpVgs} V of the source, under the smallest threshold, so Q1 stays off.`,
     `- **USB only** (\`"battery": { "kind": "none" }\`): everything draws through the Pico's USB polyfuse (${USB_ONLY.fuseHoldMa} mA hold) and its Schottky diode. The LEDs get at most ${usb.ledMa} mA (the profile check refuses more), the Pico about ${USB_ONLY.picoMa} mA, the level shifter ${USB_ONLY.shifterMa} mA and the buzzer ${USB_ONLY.buzzerMa} mA: **${usb.totalMa} mA**, ${Math.round(usb.fuseShare * 100)} % of the fuse's hold current, which leaves room for the fuse's derating as it warms (about 80 % at 50 °C).`,
   ];
   if (sleep)

@@ -13,7 +13,7 @@ import { ledCount, USB_ONLY_LED_BUDGET_MA, type Profile } from "../profile.ts";
  */
 export const SOFT_START = {
   rGs: { value: "220k", ohms: 220e3 },
-  rG: { value: "47k", ohms: 47e3 },
+  rG: { value: "27k", ohms: 27e3 },
   cGd: { value: "100nF" as const, farads: 100e-9 },
   cGs: { value: "2.2uF" as const, farads: 2.2e-6 },
   /** AO3401A datasheet (Alpha & Omega): V_GS(th) -0.5 / -0.9 / -1.3 V min / typ / max at -250 uA. */
@@ -38,6 +38,8 @@ export interface SoftStartFigures {
   idleMa: number;
   /** Delay from the LED power pin going high to the ramp's start, at most, in ms. */
   delayMs: number;
+  /** From the LED power pin going high until the rail is up, at most, in ms: what the firmware must wait. */
+  settleMs: number;
   /** How far Q1's gate dips while +5V comes up (C_GD : C_GS divider), in V, against its smallest threshold. */
   powerUpVgs: number;
 }
@@ -57,6 +59,7 @@ export function softStart(p: Profile): SoftStartFigures {
     inrushMa: [Math.round(rail * fast * 1e3), Math.round(rail * slow * 1e3)],
     idleMa: ledCount(p) * p.leds.idleMaPerPixel,
     delayMs: Math.ceil(delay * 1e3),
+    settleMs: Math.ceil((delay + s.railV / slow) * 1e3),
     powerUpVgs: round((s.railV * s.cGd.farads) / (s.cGd.farads + s.cGs.farads), 2),
   };
 }
