@@ -13,9 +13,11 @@ import { Router, type Rules } from "./router.ts";
 import { num, q, serialize, type SExpr } from "./sexpr.ts";
 
 /**
- * JLCPCB's 4-layer standard process (jlcpcb.com/capabilities): 0.09 mm (3.5 mil) track and space on 4 layers, vias
- * 0.15 mm drill / 0.25 mm pad at the least, 0.3 mm drill / 0.45 mm pad with no surcharge. The board keeps well
- * inside these: 0.25 mm tracks, 0.2 mm clearance, 0.6 / 0.3 mm vias.
+ * The board is drawn for JLCPCB's standard 4-layer process (1.6 mm, 1 oz outer copper, as listed at
+ * jlcpcb.com/capabilities): track and space 0.127 mm (5 mil; the 4-layer process goes finer, at a price), vias 0.3 mm
+ * drill / 0.45 mm pad without surcharge, holes 0.3 mm at the least and 0.5 mm apart, copper 0.3 mm from the edge,
+ * silkscreen text 1 mm high with 0.15 mm strokes. The design keeps well inside: 0.25 mm tracks (0.5 mm for power),
+ * 0.2 mm clearance, 0.6 / 0.3 mm vias, 0.5 mm from the edge.
  */
 export const RULES: Rules = { pitch: 0.25, clearance: 0.2, track: 0.25, powerTrack: 0.5, via: 0.6, viaDrill: 0.3, edge: 0.5 };
 
@@ -31,7 +33,7 @@ export const FAB = {
   holeToHole: 0.5,
   copperToEdge: 0.3,
   silkMinWidth: 0.15,
-  silkMinHeight: 0.8,
+  silkMinHeight: 1,
 };
 
 export interface BoardNets {
@@ -362,12 +364,15 @@ function legends(p: Profile, pl: BoardPlacement): SExpr[] {
   for (const k of pl.keys) {
     const gi = p.keymap.grid.indexOf(k.id);
     const label = gi >= 0 ? words.pad[gi].label : (words.maker[k.id]?.label ?? "");
-    if (label) out.push(silk(label.length > 9 ? label.slice(0, 9) : label, k.x, k.y + 4.6, 0.8, `key/${k.id}`));
+    if (label) out.push(silk(label.length > 13 ? label.slice(0, 13) : label, k.x, k.y + 4.6, 1, `key/${k.id}`));
   }
+  // Row numbers between a row's code holes and its key pegs.
   const board = pl.leds.filter((l) => l.segment === "board");
+  const pegs = pl.leds.filter((l) => l.segment === "keys");
   for (let r = 0; r < p.rows; r++) {
-    const led = board[r * p.pegs + p.pegs - 1];
-    if (led) out.push(silk(String(r + 1), led.x + (pl.pitch.codeHole + pl.pitch.keyPeg) / 2 - 0.3, led.y, 1, `row/${r + 1}`));
+    const last = board[r * p.pegs + p.pegs - 1];
+    const peg = pegs[r * p.pegs];
+    if (last && peg) out.push(silk(String(r + 1), (last.x + peg.x) / 2, last.y, 1, `row/${r + 1}`));
   }
   const secret = pl.leds.find((l) => l.segment === "secret");
   if (secret) out.push(silk("SECRET", secret.x + 3, secret.y - 3, 1, "secret"));
