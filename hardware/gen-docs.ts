@@ -24,6 +24,7 @@ import {
 } from "./profile.ts";
 
 import { bomLines, caseHardware, refRanges } from "./kicad/bom.ts";
+import { BOARD_PROFILES } from "./kicad/main.ts";
 import { netlist } from "./kicad/netlist.ts";
 import { sleepDrain, softStart, SOFT_START, SLEEP, USB_ONLY, usbOnlyBudget } from "./kicad/power.ts";
 
@@ -259,7 +260,11 @@ export function wiringMarkdown(p: Profile): string {
   );
   out.push("");
   out.push(
-    p.board === "pico" ? `The schematic and the board: [KiCad](kicad/README.md) (every pin below is an Espruino pin name there too).` : "",
+    BOARD_PROFILES.includes(p.id)
+      ? `The schematic: [kicad/${p.id}/fab/${p.id}-schematic.pdf](kicad/${p.id}/fab/${p.id}-schematic.pdf); the board: [kicad/ORDERING.md](kicad/ORDERING.md). Every pin below carries the same Espruino name there.`
+      : p.board === "pico"
+        ? `The circuit is the handheld board's ([schematic](kicad/handheld-pico/fab/handheld-pico-schematic.pdf)) on this profile's pins; \`npm run pcb -- --profile ${p.id}\` draws it as a KiCad project of its own.`
+        : "The KiCad design is drawn for the Espruino Pico; this table is the wiring for this board.",
   );
   out.push("");
   out.push("## Pins");

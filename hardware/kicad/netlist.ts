@@ -291,7 +291,8 @@ function offBoard(p: Profile): OffBoardItem[] {
     Manufacturer: "self-printed",
     Supplier: "-",
     SupplierPN: "",
-    Description: "The case: bottom and top shells and the codemaker's shield, printed from hardware/case/ (PETG or PLA)",
+    Description:
+      "The case: bottom and top shells, the codemaker's shield and the power switch's knob, printed from hardware/case/<id>/ (hardware/case/README.md)",
   });
   return items;
 }
