@@ -123,3 +123,23 @@ export function boundsOf(mesh: TriMesh): Bounds {
     }
   return { min, max };
 }
+
+/**
+ * The area (mm²) of faces that look down at more than `angle` degrees from the vertical and are not on the
+ * bed: what a printer must bridge or support. A 45° chamfer is not counted at the default 46°.
+ */
+export function overhangArea(mesh: TriMesh, angle = 46): number {
+  const limit = -Math.sin((angle * Math.PI) / 180);
+  const p = mesh.positions;
+  let area = 0;
+  for (let t = 0; t < mesh.triangles.length; t += 3) {
+    const [a, b, c] = [0, 1, 2].map((k) => 3 * mesh.triangles[t + k]);
+    if (Math.min(p[a + 2], p[b + 2], p[c + 2]) < 1e-3) continue;
+    const u = [p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]];
+    const w = [p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]];
+    const n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+    const len = Math.hypot(n[0], n[1], n[2]);
+    if (len > 0 && n[2] / len < limit) area += len / 2;
+  }
+  return area;
+}

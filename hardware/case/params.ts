@@ -16,7 +16,7 @@ export const PRINT = {
   partGap: 1.0,
   /** Around each key cap in its opening. */
   keyGap: 0.4,
-  /** Between two printed parts that slide together (the lip and its groove, the shield on its rim). */
+  /** Between two printed parts that slide together (the lip and its groove, the shield's pins in their holes). */
   fit: 0.3,
   /** The bottom shell's lip that locates the top shell, and its height. */
   lipHeight: 2.0,
@@ -26,10 +26,14 @@ export const PRINT = {
   diffuser: 0.6,
   /** The baffle walls round each LED's light pipe, which keep one LED's light out of its neighbours' holes. */
   pipeWall: 1.0,
-  /** The codemaker shield's locating rim on the top, and the shield's walls and roof. */
-  rimWidth: 1.2,
-  rimHeight: 2.0,
-  shieldWall: 1.6,
+  /** The codemaker's shield: its walls' inside this far outside the region it covers (less than nothing: it
+   * stands just inside, clear of the LEDs beside it); a block in each corner with a pin that drops into a hole
+   * in the top. */
+  shieldInset: -0.3,
+  shieldCorner: 3.5,
+  shieldPin: 2.0,
+  shieldPinLength: 1.2,
+  shieldWall: 1.2,
   shieldRoof: 1.6,
   /** Printed key caps: how far a cap stands over the top, its flange under the plate (which keeps it in), and
    * the socket over the switch's plunger (the cap's underside then clears the switch body by a travel's worth). */

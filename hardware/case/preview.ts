@@ -1,6 +1,6 @@
 /**
  * A picture of a board's case for the README: the assembled case seen from above at an angle, the shield
- * lifted off its rim, drawn by a small z-buffer rasteriser (flat shading, one light) into a PNG.
+ * lifted off its groove, drawn by a small z-buffer rasteriser (flat shading, one light) into a PNG.
  *
  *   npx tsx hardware/case/preview.ts [profile-id]    writes hardware/case/<profile-id>/preview.png
  *

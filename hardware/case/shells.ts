@@ -6,8 +6,8 @@
  *            the board for the cell, with corner guides that hold it
  *   top      a shell: walls down to the board's bottom face, a plate over the tallest part, a post over each
  *            mounting hole (the screw threads into it), an opening per key cap, a hole per LED with a thin diffuser
- *            skin and a baffle round it down to just above the parts, the shield's locating rim
- *   shield   the codemaker's lid: a shallow box that sits over the rim and hides the secret and the
+ *            skin and a baffle round it down to just above the parts, the holes that locate the shield
+ *   shield   the codemaker's lid: a shallow box pinned in those holes; it hides the secret and the
  *            codemaker's keys; lifted off to enter a code
  *   key-cap  one printed cap per key switch (caps.ts), a file per cap size
  *   switch-knob  the power switch's knob, sliding in a slot of the top
@@ -91,8 +91,8 @@ export function levelsOf(b: CaseBoard): Levels {
   const floorTop = -Math.max(PRINT.underMin, below + PRINT.partGap);
   const plateUnder = T + above + PRINT.partGap;
   const plateTop = plateUnder + PRINT.plate;
-  const capsUnderShield = b.shield && b.parts.some((p) => p.key && overlaps(riderOpening(p), grow(b.shield!, PRINT.rimWidth + PRINT.fit)));
-  const room = Math.max(PRINT.rimHeight + PRINT.fit, capsUnderShield ? PRINT.capProud + PRINT.partGap : 0);
+  const capsUnderShield = b.shield && b.parts.some((p) => p.key && overlaps(riderOpening(p), grow(b.shield!, PRINT.shieldInset)));
+  const room = Math.max(PRINT.partGap, capsUnderShield ? PRINT.capProud + PRINT.partGap : 0);
   return {
     floorBottom: floorTop - PRINT.floor,
     floorTop,
@@ -160,7 +160,9 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       else if (side === "right") r = { x0: boardBox.x1 - 1, x1: outerBox.x1 + far, y0: mid - half, y1: mid + half };
       else if (side === "bottom") r = { y0: outerBox.y0 - far, y1: boardBox.y0 + 1, x0: mid - half, x1: mid + half };
       else r = { y0: boardBox.y1 - 1, y1: outerBox.y1 + far, x0: mid - half, x1: mid + half };
-      return { ref: p.ref, side, box: { ...r, z0: zm - hz, z1: zm + hz } };
+      // An opening that would leave a thin strip of wall under it runs out through the wall's edge instead.
+      const low = zm - hz < PRINT.lipHeight + PRINT.fit + 1 ? Math.min(-1, zm - hz) : zm - hz;
+      return { ref: p.ref, side, box: { ...r, z0: low, z1: zm + hz } };
     });
   const openingCuts = openings.map((o) => box(o.box, o.box.z0, o.box.z1));
 
@@ -227,16 +229,33 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   const capRooms = riders.flatMap((p) => travelEnds(p).map((at) => riderSolid(k, p, L, PRINT.fit, at)));
   let top = Manifold.union([shell, ...posts, Manifold.difference([union(baffles), ...capRooms])]);
   let shield: Manifold | undefined;
+  // The shield stands on the top, held in place by a pin in each corner in a shallow hole. (A rim would keep
+  // the top from lying flat on its face to print; a groove would cut the diffusers of the LEDs beside it.)
+  const pinHoles: Manifold[] = [];
   if (b.shield) {
-    const s = b.shield;
-    const rimOut = grow(s, PRINT.rimWidth);
-    top = top.add(box(rimOut, L.plateTop - 0.5, L.plateTop + PRINT.rimHeight).subtract(box(s, L.plateTop, L.plateTop + 10)));
-    const cavity = grow(rimOut, PRINT.fit);
-    shield = box(grow(cavity, PRINT.shieldWall), L.plateTop, L.shieldTop).subtract(
-      box(cavity, L.plateTop - 1, L.shieldTop - PRINT.shieldRoof),
+    const inner = grow(b.shield, PRINT.shieldInset);
+    const outer = grow(inner, PRINT.shieldWall);
+    const c = PRINT.shieldCorner;
+    const corners: [number, number][] = [
+      [inner.x0 + c / 2, inner.y0 + c / 2],
+      [inner.x1 - c / 2, inner.y0 + c / 2],
+      [inner.x0 + c / 2, inner.y1 - c / 2],
+      [inner.x1 - c / 2, inner.y1 - c / 2],
+    ];
+    const blocks = corners.map(([x, y]) =>
+      box({ x0: x - c / 2, x1: x + c / 2, y0: y - c / 2, y1: y + c / 2 }, L.plateTop, L.shieldTop - 0.5),
+    );
+    const pins = corners.map(([x, y]) => rod(x, y, PRINT.shieldPin, L.plateTop - PRINT.shieldPinLength, L.plateTop + 0.5));
+    shield = Manifold.union([
+      box(outer, L.plateTop, L.shieldTop).subtract(box(inner, L.plateTop - 1, L.shieldTop - PRINT.shieldRoof)),
+      ...blocks,
+      ...pins,
+    ]);
+    pinHoles.push(
+      ...corners.map(([x, y]) => rod(x, y, PRINT.shieldPin + 2 * PRINT.fit, L.plateTop - PRINT.shieldPinLength - 0.3, L.plateTop + 1)),
     );
   }
-  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts]);
+  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts, ...pinHoles]);
 
   // The round offsets leave a few vertices closer than float32 (an STL's precision) tells apart; merging
   // them keeps every triangle a real one.

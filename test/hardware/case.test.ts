@@ -12,7 +12,7 @@ import { caseBoard } from "../../hardware/case/from-placement.ts";
 import { loadKernel, type Kernel } from "../../hardware/case/manifold.ts";
 import { buildCase, type CaseModel } from "../../hardware/case/shells.ts";
 import { boardProblems, capProblems, exitProblems, mountProblems, overlapsOf, partProblems } from "../../hardware/case/fit.ts";
-import { boundsOf, closednessProblems, parseStl, type TriMesh } from "../../hardware/case/mesh.ts";
+import { boundsOf, closednessProblems, meshOf, overhangArea, parseStl, type TriMesh } from "../../hardware/case/mesh.ts";
 import { CASE_DIR, writeCase } from "../../hardware/case/write.ts";
 import { PRINT } from "../../hardware/case/params.ts";
 import type { CaseBoard } from "../../hardware/case/board.ts";
@@ -85,6 +85,14 @@ describe("the printed case", () => {
     }
   });
 
+  it("prints without supports: what faces down above the bed is short bridges only, and the wrong way up is caught", () => {
+    // Bridges: the bottom's counterbore ledges, the top's USB window and the shield's pin holes, the caps' sockets.
+    const most: Record<string, number> = { bottom: 150, top: 150, shield: 1, "switch-knob": 30 };
+    for (const p of model.parts) expect(overhangArea(meshOf(p.print)), p.name).toBeLessThan(most[p.name] ?? 15);
+    const top = model.parts.find((p) => p.name === "top")!;
+    expect(overhangArea(meshOf(top.assembled.translate([0, 0, 20])))).toBeGreaterThan(10_000);
+  });
+
   it("holds the board 0.5 mm off its walls; a bigger board is caught", () => {
     expect(boardProblems(k, model)).toEqual([]);
     const wider = board.outline.map(([x, y]): [number, number] => [x > 100 ? x + 1 : x, y]);
@@ -135,12 +143,16 @@ describe("the printed case", () => {
     expect(top.intersect(skins).volume() / skins.volume()).toBeGreaterThan(0.999);
   });
 
-  it("gives every key a printed cap that rides free in its opening and stands proud of the top", () => {
+  it("gives every key a printed cap and the power switch a knob, each free in its opening and proud of the top; a longer travel is caught", () => {
     const keys = board.parts.filter((p) => p.key);
     expect(keys.length).toBe(48);
     expect(capProblems(k, model)).toEqual([]);
     const caps = model.parts.filter((p) => p.name.startsWith("key-cap-"));
     expect(caps.reduce((n, p) => n + p.count, 0)).toBe(48);
+    expect(model.parts.map((p) => p.name)).toContain("switch-knob");
+    const knob = board.parts.find((p) => p.slide)!;
+    const slid = board.parts.map((p) => (p === knob ? { ...p, slide: { ...knob.slide!, travel: knob.slide!.travel + 4 } } : p));
+    expect(capProblems(k, around({ parts: slid })).join()).toMatch(/knob runs into the top/);
   });
 
   it("is held by stock M3 screws that thread far enough into the posts and no further than their pilot holes", () => {
