@@ -4,7 +4,8 @@
  * Regenerates each board's KiCad project under hardware/kicad/<profile-id>/ from its profile: the schematic
  * (schematic.ts), the project with its design rules, the routed .kicad_pcb with its planes filled by KiCad
  * (pcbnew's zone filler, run by /usr/bin/python3), and under fab/ the Gerbers and drill files, the position file,
- * the BOM, the schematic as PDF and a 3D render of the board (PNG), all made by kicad-cli. With --check it makes
+ * the BOM, the schematic as PDF and a 3D render of the board (PNG), all made by kicad-cli; then the printable case
+ * from the board's placement (hardware/case/write.ts, into hardware/case/<profile-id>/). With --check it makes
  * everything in a temporary folder and exits 1 naming the files that differ from the committed ones (dates, which
  * KiCad writes into Gerbers, drill, position and PDF files, are left out of the comparison). Needs KiCad 9.
  */
@@ -15,6 +16,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadProfile, type Profile } from "../profile.ts";
+import { writeCase } from "../case/write.ts";
 import { writeBom } from "./bom.ts";
 import { netlist, type Netlist } from "./netlist.ts";
 import { netlistNets, writePcb, type BoardNets } from "./pcb.ts";
@@ -198,7 +200,7 @@ export function differences(fresh: string, committed: string): string[] {
   return out;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { values } = parseArgs({ options: { check: { type: "boolean" }, profile: { type: "string" }, "no-render": { type: "boolean" } } });
   if (!hasKicad()) {
     console.error("npm run pcb needs KiCad 9 (kicad-cli): not found");
@@ -214,8 +216,13 @@ function main(): void {
     );
     if (r.unrouted.length) bad = 1;
   }
+  // The printable case, from each board's placement (hardware/case/write.ts compares on its own with --check).
+  const caseDiff: string[] = [];
+  for (const id of ids)
+    caseDiff.push(...(await writeCase(loadProfile(id), undefined, !!values.check)).map((f) => relative(join(KICAD_DIR, ".."), f)));
   if (values.check) {
     const diff = ids.flatMap((id) => differences(join(root, id), join(KICAD_DIR, id)).map((f) => `${id}/${f}`));
+    diff.push(...caseDiff);
     diff.push(...differences(join(root, "Brainboard.pretty"), join(KICAD_DIR, "Brainboard.pretty")).map((f) => `Brainboard.pretty/${f}`));
     for (const f of readdirSync(root).filter((x) => statSync(join(root, x)).isFile()))
       if (
@@ -233,4 +240,4 @@ function main(): void {
   process.exit(bad);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
