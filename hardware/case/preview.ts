@@ -1,6 +1,6 @@
 /**
  * A picture of a board's case for the README: the assembled case seen from above at an angle, the shield
- * lifted off its groove, drawn by a small z-buffer rasteriser (flat shading, one light) into a PNG.
+ * lifted off, the LEDs' diffusers marked, drawn by a small z-buffer rasteriser (flat shading, one light) into a PNG.
  *
  *   npx tsx hardware/case/preview.ts [profile-id]    writes hardware/case/<profile-id>/preview.png
  *
@@ -19,7 +19,13 @@ import { CASE_DIR } from "./write.ts";
 
 type Rgb = [number, number, number];
 
-const COLOURS: Record<string, Rgb> = { top: [236, 232, 222], bottom: [120, 130, 150], shield: [60, 60, 66], cap: [200, 205, 215] };
+const COLOURS: Record<string, Rgb> = {
+  top: [236, 232, 222],
+  bottom: [120, 130, 150],
+  shield: [60, 60, 66],
+  cap: [200, 205, 215],
+  led: [255, 170, 60],
+};
 
 /** Renders the meshes (each with its colour) seen from azimuth az and elevation el, degrees, into RGB pixels. */
 export function render(meshes: { mesh: TriMesh; colour: Rgb }[], width: number, height: number, az: number, el: number): Uint8Array {
@@ -113,6 +119,18 @@ async function main(): Promise<void> {
     const colour = COLOURS[p.kind === "cap" ? "cap" : p.name] ?? COLOURS.cap;
     return { mesh: meshOf(p.assembled.translate([0, 0, lift])), colour };
   });
+  // Where the LEDs shine through the top: a thin disc on each diffuser.
+  const L = model.levels;
+  const glow = model.board.parts
+    .filter((p) => p.light)
+    .map((p) =>
+      k.Manifold.cylinder(0.05, p.light!.d / 2, p.light!.d / 2, 16).translate([
+        (p.box.x0 + p.box.x1) / 2,
+        (p.box.y0 + p.box.y1) / 2,
+        L.plateTop,
+      ]),
+    );
+  meshes.push({ mesh: meshOf(k.Manifold.union(glow)), colour: COLOURS.led });
   const [width, height] = [1200, 800];
   const file = join(CASE_DIR, id, "preview.png");
   writeFileSync(file, png(render(meshes, width, height, -25, 38), width, height));
