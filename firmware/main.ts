@@ -87,7 +87,7 @@ function start(): void {
     buzzer.muted = !app.settings[S_SOUND];
     app.keysStuck = keys.stuckCount > 0;
     const next = render(app, frame, now);
-    pixels.show(frame);
+    pixels.show(frame, app.secretCovered);
     if (next >= 0) sched.at(SLOT_RENDER, next, show);
     else sched.cancel(SLOT_RENDER);
   }

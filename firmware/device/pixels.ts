@@ -20,8 +20,14 @@
  * through the per-colour duty sums and E.sum (the table, a loop over the palette, is the costly
  * part of a new k: ~0.2 ms here); "changed" is the frame's CRC32 and k against the last frame sent
  * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
+ *
+ * Secrecy: the secret's holes sit under the codemaker's shield, lit for the codemaker only; were their
+ * colours counted, k (every visible LED's duty: the whole board's dimming) would tell the codebreaker
+ * something of the secret. So while a frame lights them under the shield (`covered`), k is worked out
+ * with those holes white (255 on every channel: the most any colour draws), whatever they show (so the
+ * budget still holds), and then their own colours are laid out at that k.
  */
-import { gamma, PALETTE_RGB, PALETTE_SIZE } from "../ui/palette";
+import { gamma, PALETTE_RGB, PALETTE_SIZE, WHITE } from "../ui/palette";
 
 /** Brightness levels offered in the menu, as k (out of 256). */
 export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
@@ -52,6 +58,9 @@ export class Pixels {
   private keptSum = 0;
   private shownCrc = 0;
   private on = false;
+  /** The secret's first hole in the frame, and its holes' bytes. */
+  private readonly secretAt: number;
+  private readonly secretGrb: Uint24Array;
   userK = BRIGHTNESS_LEVELS[1];
 
   constructor(p: FirmwareProfile) {
@@ -66,6 +75,9 @@ export class Pixels {
     // Only the palette's 33 channel values (a whole 256-entry table took ~2.8 ms at boot on the interpreter).
     for (let i = 0; i < PALETTE_SIZE * 3; i++) this.duty[i] = gamma(PALETTE_RGB[i]);
     for (let c = 0; c < PALETTE_SIZE; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
+    const at = p.seg.secret;
+    this.secretAt = at;
+    this.secretGrb = new Uint24Array(this.bytes.buffer, at < 0 ? 0 : at * 3, p.segLen.secret);
   }
 
   /** Switches the LED supply (a dark WS2812 still draws ~1 mA, so sleep cuts it). */
@@ -93,8 +105,11 @@ export class Pixels {
     E.mapInPlace(frame, this.grb, this.lut);
   }
 
-  /** Sends the frame if it differs from what the LEDs show. Returns true when bytes were sent. */
-  show(frame: Uint8Array): boolean {
+  /**
+   * Sends the frame if it differs from what the LEDs show. Returns true when bytes were sent.
+   * `covered`: the frame lights the secret's holes under the shield (see the header).
+   */
+  show(frame: Uint8Array, covered?: boolean): boolean {
     if (!this.on) this.setPower(true);
     const crc = E.CRC32(frame);
     // The same frame at the same setting needs no current estimate and no write.
@@ -102,6 +117,10 @@ export class Pixels {
     if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return false;
     // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
     const spare = this.spare;
+    const at = this.secretAt;
+    // (A copy in a typed array: Espruino's slice() of one gives a plain Array, which E.mapInPlace refuses.)
+    const held = covered ? new Uint8Array(frame.subarray(at, at + this.secretGrb.length)) : null;
+    if (held) frame.fill(WHITE, at, at + held.length);
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {
@@ -115,6 +134,10 @@ export class Pixels {
       this.layOut(frame, k);
       this.keptUserK = userK;
       this.keptSum = E.sum(this.bytes);
+    }
+    if (held) {
+      frame.set(held, at);
+      E.mapInPlace(held, this.secretGrb, this.lut);
     }
     if (k === this.shownK && crc === this.shownCrc) return false;
     this.shownK = k;

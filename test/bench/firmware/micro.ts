@@ -63,9 +63,9 @@ tap(1);
 time("play render", 100, (i) => render(app, frame, now + i * 37));
 time("pixels show (changed)", 100, (i) => {
   frame[0] = i & 7;
-  pixels.show(frame);
+  pixels.show(frame, app.secretCovered);
 });
-time("pixels show (same)", 100, () => pixels.show(frame));
+time("pixels show (same)", 100, () => pixels.show(frame, app.secretCovered));
 time("key (colour, undo)", 50, () => {
   app.key(2, true, (now += 100));
   app.key(33, true, (now += 100));
