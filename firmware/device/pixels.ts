@@ -24,8 +24,13 @@
  * Secrecy: the secret's holes sit under the codemaker's shield, lit for the codemaker only; were their
  * colours counted, k (every visible LED's duty: the whole board's dimming) would tell the codebreaker
  * something of the secret. So while a frame lights them under the shield (`covered`), k is worked out
- * with those holes white (255 on every channel: the most any colour draws), whatever they show (so the
- * budget still holds), and then their own colours are laid out at that k.
+ * on the frame with those holes white (the most any colour draws, so the budget still holds), whatever
+ * they show; the frame as it is is laid out at that k after (one E.mapInPlace more).
+ *
+ * The LED supply ramps up over a few ms after it is switched on (the soft start), and a WS2812
+ * without supply drops the data it is sent; since an unchanged frame is never sent again, a frame
+ * sent into the ramp could stay wrong on a still screen. So no frame goes out until the profile's
+ * settle time has passed: show() then returns when to try again, and the caller renders anew then.
  */
 import { gamma, PALETTE_RGB, PALETTE_SIZE, WHITE } from "../ui/palette";
 
@@ -58,9 +63,12 @@ export class Pixels {
   private keptSum = 0;
   private shownCrc = 0;
   private on = false;
-  /** The secret's first hole in the frame, and its holes' bytes. */
+  /** The secret's holes in the frame. */
   private readonly secretAt: number;
-  private readonly secretGrb: Uint24Array;
+  private readonly secretEnd: number;
+  /** When (ms, the caller's clock) the supply has settled after it was last switched on. */
+  private readyAt = 0;
+  private readonly settleMs: number;
   userK = BRIGHTNESS_LEVELS[1];
 
   constructor(p: FirmwareProfile) {
@@ -72,12 +80,12 @@ export class Pixels {
     this.maPerChannel = p.maPerChannel;
     this.power = p.ledPower;
     this.powerOn = p.ledPowerOn;
+    this.settleMs = p.ledSettleMs;
     // Only the palette's 33 channel values (a whole 256-entry table took ~2.8 ms at boot on the interpreter).
     for (let i = 0; i < PALETTE_SIZE * 3; i++) this.duty[i] = gamma(PALETTE_RGB[i]);
     for (let c = 0; c < PALETTE_SIZE; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
-    const at = p.seg.secret;
-    this.secretAt = at;
-    this.secretGrb = new Uint24Array(this.bytes.buffer, at < 0 ? 0 : at * 3, p.segLen.secret);
+    this.secretAt = p.seg.secret;
+    this.secretEnd = p.seg.secret + p.segLen.secret;
   }
 
   /** Switches the LED supply (a dark WS2812 still draws ~1 mA, so sleep cuts it). */
@@ -106,21 +114,25 @@ export class Pixels {
   }
 
   /**
-   * Sends the frame if it differs from what the LEDs show. Returns true when bytes were sent.
-   * `covered`: the frame lights the secret's holes under the shield (see the header).
+   * Sends the frame (at time `now`, ms) if it differs from what the LEDs show. Returns 0, or while the
+   * supply is still settling, the time to show the frame of that moment instead. `covered`: the frame
+   * lights the secret's holes under the shield (see the header).
    */
-  show(frame: Uint8Array, covered?: boolean): boolean {
-    if (!this.on) this.setPower(true);
+  show(frame: Uint8Array, now: number, covered?: boolean): number {
+    if (!this.on) {
+      this.setPower(true);
+      this.readyAt = now + this.settleMs;
+    }
+    if (now < this.readyAt) return this.readyAt;
     const crc = E.CRC32(frame);
     // The same frame at the same setting needs no current estimate and no write.
     const userK = this.userK;
-    if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return false;
+    if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return 0;
     // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
     const spare = this.spare;
-    const at = this.secretAt;
-    // (A copy in a typed array: Espruino's slice() of one gives a plain Array, which E.mapInPlace refuses.)
-    const held = covered ? new Uint8Array(frame.subarray(at, at + this.secretGrb.length)) : null;
-    if (held) frame.fill(WHITE, at, at + held.length);
+    const secret = covered ? frame.subarray(this.secretAt, this.secretEnd) : null;
+    const held = secret && secret.slice();
+    if (secret) secret.fill(WHITE);
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {
@@ -135,14 +147,14 @@ export class Pixels {
       this.keptUserK = userK;
       this.keptSum = E.sum(this.bytes);
     }
-    if (held) {
-      frame.set(held, at);
-      E.mapInPlace(held, this.secretGrb, this.lut);
+    if (secret) {
+      secret.set(held!);
+      this.layOut(frame, k);
     }
-    if (k === this.shownK && crc === this.shownCrc) return false;
+    if (k === this.shownK && crc === this.shownCrc) return 0;
     this.shownK = k;
     this.shownCrc = crc;
     require("neopixel").write(this.pin, this.bytes);
-    return true;
+    return 0;
   }
 }
