@@ -37,7 +37,7 @@ import {
   flashFiles,
 } from "./upload.ts";
 import { boardReport, checkVersion, verifyFiles, storageLayout } from "./verify.ts";
-import { readSlots, keptNote, rescueSlots, rescueAfter, slotFiles } from "./saves.ts";
+import { backupSlots, erasedNote, keptNote, readSlots, rescueAfter, rescueSlots, slotFiles, slotsFromDisk } from "./saves.ts";
 
 /** Builds (or takes) the bundle, checks it fits, and uploads it as .bootcde, or writes the upload to a file. */
 export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
@@ -152,6 +152,9 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   let files: UploadFile[];
   let kept: KeptSlot[] = [];
   let dropped: DroppedSlot[] = [];
+  // The saved game's copy on disk, made before anything is erased; and whether anything was.
+  let backup: string | null = null;
+  let erased = false;
   try {
     report = await boardReport(link);
     checkVersion(report.version, board);
@@ -170,29 +173,37 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     // The firmware running now is stopped first (its timers, watches and event handlers: what could make it save), so
     // that it writes nothing while its Storage is read and rewritten; the CLI's reset() then clears the rest.
     if (report.files.length) await link.run("clearInterval();clearWatch();E.removeAllListeners()");
+    // The saved game is read (or taken from an earlier flash's copy) and kept on disk before anything is erased.
+    const slots = opts.restoreSaves ? slotsFromDisk(resolve(opts.restoreSaves)) : await readSlots(link, report);
+    kept = slots.filter(isKept);
+    dropped = slots.filter((s): s is DroppedSlot => !isKept(s));
+    for (const d of dropped) err(`warning: ${d.name}: ${d.problem}, not kept (the unit could not resume from it either)\n`);
+    backup = opts.restoreSaves ? resolve(opts.restoreSaves) : backupSlots(outDir, kept);
+    if (backup && !opts.restoreSaves) out(`copied the saved game to ${show(backup)} before erasing anything\n`);
+    if (opts.restoreSaves && kept.length) out(`restoring the saved game from ${show(backup!)}\n`);
+    if (opts.erase && !opts.restoreSaves) kept = [];
     if (opts.erase) {
       out(
         `erasing the board's whole Storage (--erase)${slotsThere.length ? `, the saved game (${slotsThere.join(", ")}) included` : ""}${others.length ? ` and ${others.join(", ")}` : ""}\n`,
       );
+      erased = true;
       await link.run('require("Storage").eraseAll()', 120_000);
       report = await boardReport(link);
     } else {
-      // The saved game is read first and written back after the tables (save-upgrade.ts: older formats brought up).
-      const slots = await readSlots(link, report);
-      kept = slots.filter(isKept);
-      dropped = slots.filter((s): s is DroppedSlot => !isKept(s));
-      for (const d of dropped) err(`warning: ${d.name}: ${d.problem}, not kept (the unit could not resume from it either)\n`);
+      // The saved game is written back after the tables (save-upgrade.ts: older formats brought up).
       if (kept.length) out(`carrying the saved game across the flash: ${kept.map(keptNote).join(", ")}\n`);
       if (!others.length && (report.files.length || report.trashBytes)) {
         // Only what this tool writes (and the saves it carries) is there: erased, so that .bootcde starts Storage again.
         out(
           `erasing the board's Storage first: it holds only files this flash writes${slotsThere.length ? " and the save slots" : ""} (${report.files.map(([n]) => n).join(", ") || "and trash"}), and ${BOOT_FILE} must start Storage for the pad to keep compaction off its pages\n`,
         );
+        erased = true;
         await link.run('require("Storage").eraseAll()', 120_000);
         report = await boardReport(link);
       } else if (others.length) {
         // Other files are kept: the saves and a pad from an earlier flash are erased (the saves are written again
         // after the tables; the pad pads nothing now, and its room goes back to the next compaction).
+        erased = slotsThere.length > 0;
         for (const n of [...slotsThere, ...report.files.filter(([n]) => n === PAD_FILE).map(([n]) => n)])
           await link.run(`require("Storage").erase(${JSON.stringify(n)})`);
         report = await boardReport(link);
@@ -223,6 +234,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     const f = asFlashError(e);
     // Erased already, perhaps: the saved game goes back on the board before the tool stops.
     if (f instanceof FlashError && kept.length) f.message += `\n${await rescueSlots(link, kept)}`;
+    if (f instanceof FlashError && erased) f.message += `\n${erasedNote(port!, backup)}`;
     throw f;
   } finally {
     await link.close();
@@ -236,6 +248,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     run = await runCli(cli, args, opts.timeoutS ?? defaultTimeoutS(sum(files)), bytes, out, err);
   } catch (e) {
     if (e instanceof FlashError && kept.length) e.message += `\n${await rescueAfter(port!, baud, kept)}`;
+    if (e instanceof FlashError) e.message += `\n${erasedNote(port!, backup)}`;
     throw e;
   }
   const uploadFailures = run.failures.filter((f) => f !== START_FAILURE);
@@ -243,7 +256,17 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   const startsItself = kept.some((k) => k.locksConsole);
 
   // After: what the board stored, read back, whatever the CLI said; then where it lies.
-  link = await openConsole(port!, baud);
+  try {
+    link = await openConsole(port!, baud);
+  } catch (e) {
+    // The board stopped answering after the upload began: what it holds now is not known.
+    const f = asFlashError(e);
+    if (f instanceof FlashError) {
+      if (uploadFailures.length) f.message = `upload failed: ${uploadFailures.join("; ")}\n${f.message}`;
+      f.message += `\n  the upload could not be read back, so the firmware on the board may be incomplete\n${erasedNote(port!, backup)}`;
+    }
+    throw f;
+  }
   let verified: { name: string; bytes: number; crc32: number }[];
   let layout: StorageLayout;
   try {
@@ -255,6 +278,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     const f = asFlashError(e);
     if (f instanceof FlashError && uploadFailures.length) f.message = `upload failed: ${uploadFailures.join("; ")}\n${f.message}`;
     if (f instanceof FlashError && kept.length && !/console is locked/.test(f.message)) f.message += `\n${await rescueSlots(link, kept)}`;
+    if (f instanceof FlashError && erased) f.message += `\n${erasedNote(port!, backup)}`;
     throw f;
   } finally {
     await link.close();
@@ -272,7 +296,18 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
       "started the firmware after reading back what was written: it resumes a game that holds a secret (a two-player codebreaker game, a Brain Flip round), so it locks its console until the secret is out\n",
     );
   const saves = { kept: kept.map(({ name, seq, format, upgraded, what }) => ({ name, seq, format, upgraded, what })), dropped };
-  const result = { bundle, bundleBytes: bytes, tables, board: report, verified, padBytes: padOf(files), layout, saves };
+  if (backup && opts.erase && !opts.restoreSaves) out(`--erase erased the saved game from the board; its copy is in ${show(backup)}\n`);
+  const result = {
+    bundle,
+    bundleBytes: bytes,
+    tables,
+    board: report,
+    verified,
+    padBytes: padOf(files),
+    layout,
+    saves,
+    savesBackup: backup,
+  };
   if (uploadFailures.length || run.failures.includes(START_FAILURE)) {
     // The files are right, yet the CLI saw a failure: say which, and fail.
     err(`flash failed: ${run.failures.concat(uploadFailures.filter((f) => !run.failures.includes(f))).join("; ")}\n`);
@@ -285,7 +320,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
 }
 
 const USAGE =
-  "usage: npm run flash -- --port PORT [--profile NAME|PATH] [--erase] [--dry-run] [--no-tables] [--out-dir DIR] [--bundle FILE] [--timeout SECONDS] [--baud N]";
+  "usage: npm run flash -- --port PORT [--profile NAME|PATH] [--erase] [--restore-saves DIR] [--dry-run] [--no-tables] [--out-dir DIR] [--bundle FILE] [--timeout SECONDS] [--baud N]";
 const HELP = [
   USAGE,
   "",
@@ -295,6 +330,8 @@ const HELP = [
   "                     (without it the saved game, bb.s0 and bb.s1, is carried across the flash, older save formats",
   "                     brought up to date, and files this tool does not write are kept, with a warning: the firmware",
   "                     then goes after them, without the pad that keeps Storage compaction off its flash pages)",
+  "  --restore-saves DIR  write the saved game kept in DIR by an earlier flash (it copies the board's saves to",
+  "                     <out-dir>/saves-TIME before erasing anything) with the firmware, instead of the board's",
   "  --dry-run          no board: write what would be sent to empty Storage to <out-dir>/upload.js",
   "  --no-tables        leave the solver's tables out (the unit then searches on its own)",
   "  --out-dir DIR      where firmware.js and the upload go (default dist/)",
@@ -313,6 +350,7 @@ export async function main(): Promise<number> {
         "dry-run": { type: "boolean" },
         "no-tables": { type: "boolean" },
         erase: { type: "boolean" },
+        "restore-saves": { type: "string" },
         "out-dir": { type: "string" },
         bundle: { type: "string" },
         timeout: { type: "string" },
@@ -341,6 +379,7 @@ export async function main(): Promise<number> {
       dryRun: values["dry-run"],
       noTables: values["no-tables"],
       erase: values.erase,
+      restoreSaves: values["restore-saves"],
       outDir: values["out-dir"],
       bundle: values.bundle,
       timeoutS: number(values.timeout, "timeout"),

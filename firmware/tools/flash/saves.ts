@@ -1,10 +1,12 @@
 /**
  * The saved game across a flash: the save slots read through the console before the erase, and written back after a failure.
  */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { BoardConsole } from "../board-console.ts";
 import { keepSlot, SAVE_SLOT_NAMES, type DroppedSlot, type KeptSlot } from "../save-upgrade.ts";
 import { SAVE_VERSION } from "../../device/save-format.ts";
-import { type UploadFile, type BoardReport } from "./types.ts";
+import { FlashError, type UploadFile, type BoardReport } from "./types.ts";
 import { cliRequire } from "./ports.ts";
 import { CHUNK_BYTES } from "./upload.ts";
 import { crc32Of } from "./verify.ts";
@@ -102,4 +104,53 @@ export async function rescueAfter(port: string, baud: number | undefined, kept: 
   } finally {
     await link.close();
   }
+}
+
+/**
+ * Keeps the saved game on disk before anything on the board is erased: each usable slot, as the unit will read it,
+ * in a folder of its own under `root` (named by the time). Throws, and so stops the flash before any erase, when
+ * the copy cannot be written. Returns the folder, or null when there is nothing to keep.
+ */
+export function backupSlots(root: string, kept: KeptSlot[]): string | null {
+  if (!kept.length) return null;
+  const dir = join(root, `saves-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const k of kept) writeFileSync(join(dir, k.name), k.text, { encoding: "latin1", flag: "wx" });
+  } catch (e) {
+    throw new FlashError(
+      [
+        `the saved game could not be copied to ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), so nothing was erased or flashed`,
+        "  free some disk space or choose another folder with --out-dir, then flash again",
+      ].join("\n"),
+      1,
+    );
+  }
+  return dir;
+}
+
+/** The save slots kept in `dir` by backupSlots, each checked as the unit would (an unusable one is named). */
+export function slotsFromDisk(dir: string): (KeptSlot | DroppedSlot)[] {
+  const out: (KeptSlot | DroppedSlot)[] = [];
+  for (const name of SAVE_SLOT_NAMES) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path)
+      .subarray(0, SLOT_MAX_BYTES + 1)
+      .toString("latin1");
+    out.push(text.length > SLOT_MAX_BYTES ? { name, problem: `${path} is too long to be a save` } : keepSlot(name, text, saveCrc));
+  }
+  if (!out.length) throw new FlashError(`no saved game in ${dir} (it should hold ${SAVE_SLOT_NAMES.join(" and/or ")})`, 2);
+  return out;
+}
+
+/** What to tell the user when the board may have been erased and the flash did not finish. */
+export function erasedNote(port: string, backup: string | null): string {
+  return backup
+    ? [
+        "  the board's Storage was erased before this failure: it may now hold no firmware and no saved game.",
+        `  The saved game is kept on disk in ${backup}; once the board answers again, put it back with the firmware:`,
+        `    npm run flash -- --port ${port} --restore-saves ${backup}`,
+      ].join("\n")
+    : "  the board's Storage was erased before this failure: it may now hold no firmware (it held no saved game); flash again once the board answers";
 }

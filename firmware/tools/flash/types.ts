@@ -48,8 +48,10 @@ export interface FlashOptions {
   cli?: string;
   /** Leave the solver's tables out (default: written with the firmware). */
   noTables?: boolean;
-  /** Erase the board's whole Storage first (the saved match too). */
+  /** Erase the board's whole Storage first (the saved match too: a copy is kept on disk first). */
   erase?: boolean;
+  /** A folder of saves kept by an earlier flash (backupSlots): they are written with the firmware instead of the board's. */
+  restoreSaves?: string;
   out?: (text: string) => void;
   err?: (text: string) => void;
 }
@@ -72,6 +74,8 @@ export interface FlashResult {
   /** Where the files lie in the board's Storage after the upload, and whether that keeps compaction off .bootcde. */
   layout?: StorageLayout;
   /** The saved game: the slots carried across the flash (written back after the tables) and those that were not. */
+  /** Where the saved game was copied on disk before anything was erased (null: the board held none). */
+  savesBackup?: string | null;
   saves?: { kept: { name: string; seq: number; format: number; upgraded: boolean; what: string }[]; dropped: DroppedSlot[] };
 }
 

@@ -2,6 +2,7 @@
  * The upload: the files in Storage order, the script the espruino CLI sends, whether they fit, and the CLI run under a timeout.
  */
 import { spawn } from "node:child_process";
+import { crc32 } from "node:zlib";
 import { PAD_FILE, storageFootprint, type BoardInfo } from "../../../hardware/boards.ts";
 import { BUNDLE_BOUND_BYTES, ROOT } from "../build.ts";
 import { bootLayout, largestProtected, protectedLayout, STATE_RESERVE_BYTES, storageUse, type SolverTable } from "../tables.ts";
@@ -42,6 +43,10 @@ const CLI_FAILURES: { pattern: RegExp; why: string }[] = [
   {
     pattern: /Unable to find or create file/,
     why: "the board's Storage had no room for a file (Unable to find or create file): flash again with --erase",
+  },
+  {
+    pattern: /upload incomplete: /,
+    why: "the board did not receive the whole firmware (.bootcde is not what was sent), so it was not started: flash again",
   },
   { pattern: /Uncaught /, why: "the firmware reported an error when it started (see the output above); the upload itself completed" },
 ];
@@ -172,7 +177,14 @@ export function uploadScript(files: UploadFile[], start = true): string {
       lines.push(`require("Storage").write(${name},${data},${at}${at === 0 ? `,${size}` : ""});`);
     }
   }
-  if (start) lines.push("load()");
+  // Started only when .bootcde is whole: a link cut mid-upload leaves a full-length file of partial content,
+  // which would start as a syntax error; then the board says so instead (CLI_FAILURES: upload incomplete).
+  const boot = files.find((f) => f.name === BOOT_FILE);
+  if (start && boot)
+    lines.push(
+      `if(E.CRC32(require("Storage").read(${JSON.stringify(BOOT_FILE)}))===${crc32(boot.bytes) >>> 0})load();else print("upload incomplete: ${BOOT_FILE} is not what was sent; not started")`,
+    );
+  else if (start) lines.push("load()");
   return lines.join("\n") + "\n";
 }
 
