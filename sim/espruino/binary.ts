@@ -10,8 +10,11 @@ import { fileURLToPath } from "node:url";
 export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_ESPRUINO_DIR = resolve(PROJECT_ROOT, "../shared/tools/espruino");
 
-/** `espruino`: JsVars grow as needed (time, behaviour); `espruino-5100`: fixed at a Pico's 5,100 (memory). */
-export type EspruinoBuild = "espruino" | "espruino-5100";
+/**
+ * `espruino`: JsVars grow as needed (time, behaviour); `espruino-pico`: a Pico's 5,100 JsVars of 13 bytes (32-bit:
+ * memory as a Pico counts it); `espruino-5100`: 5,100 JsVars of 17 bytes (64-bit, kept for comparison: it undercounts).
+ */
+export type EspruinoBuild = "espruino" | "espruino-pico" | "espruino-5100";
 
 export function espruinoDir(): string {
   return process.env.BRAINBOARD_ESPRUINO_DIR ? resolve(process.env.BRAINBOARD_ESPRUINO_DIR) : DEFAULT_ESPRUINO_DIR;

@@ -5,10 +5,10 @@
  * of N runs of the interpreter, so it holds even on a loaded machine; it is a guide for work on the hot
  * paths (what a change bought), not a bound: bench:real measures the unit as it plays.
  *
- * npm run bench:micro -- --count [--json] [--only TEXT,TEXT] [--parallel N]: the pieces (and a hint, and a move and
+ * npm run bench:micro -- --count [--json] [--write] [--only TEXT,TEXT] [--parallel N]: the pieces (and a hint, and a move and
  * its slice) counted in interpreter instructions with valgrind's callgrind, and converted to a Pico's milliseconds
  * (test/bench/count.ts). The counts repeat from run to run (to ~0.01%) whatever the machine's load: compare commits
- * with them. JSON: { build, leibnizInstructions, instructionsPerPicoSecond, pieces: [{ name, instructions, picoMs }] }.
+ * with them; --write puts them into docs/performance.md. JSON: { build, leibnizInstructions, instructionsPerPicoSecond, pieces: [{ name, instructions, picoMs }] }.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,6 +20,7 @@ import { loadProfile } from "../../hardware/profile.ts";
 import { espruinoBinary, espruinoMissing } from "../../sim/espruino/binary.ts";
 import { preludeSource } from "../../sim/espruino/prelude.ts";
 import { COUNT_BUILD, countMissing, countPieces } from "./count.ts";
+import { measuredOn, table, writeBlock } from "./docs-block.ts";
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     count: { type: "boolean" },
     only: { type: "string" },
     parallel: { type: "string" },
+    write: { type: "boolean" },
   },
 });
 if (values.count) {
@@ -53,6 +55,22 @@ if (values.count) {
     console.log(
       `Leibniz loop: ${result.leibnizInstructions} instructions an iteration, so ${(result.instructionsPerPicoSecond / 1e8).toFixed(3)}e8 instructions a Pico second`,
     );
+  if (values.write) {
+    if (values.only) throw new Error("bench:micro: --write takes every piece (no --only)");
+    writeBlock(
+      "micro",
+      `Counted by \`npm run bench:micro -- --count --write\` on ${measuredOn()}: \`${result.build}\` under callgrind, ` +
+        `${result.leibnizInstructions.toLocaleString("en")} instructions a Leibniz iteration, so ${(result.instructionsPerPicoSecond / 1e8).toFixed(3)}e8 a Pico second.\n\n` +
+        table(
+          ["piece", "instructions", "on a Pico"],
+          result.pieces.map((p) => [
+            p.name,
+            p.instructions.toLocaleString("en"),
+            p.picoMs >= 1000 ? `${(p.picoMs / 1000).toFixed(2)} s` : `${p.picoMs.toFixed(1)} ms`,
+          ]),
+        ),
+    );
+  }
   process.exit(0);
 }
 const missing = espruinoMissing("espruino");
