@@ -107,10 +107,11 @@ export function packCode(digits: ArrayLike<number>, symbols: number): number {
 
 /**
  * Per byte of a code (two holes, 4 bits each), the symbol counts of its holes (3-bit fields), made as the firmware loads
- * (not in a move). A 10 stands for no hole: its bit (30) is outside every count the solver reads.
+ * (not in a move). A 10 stands for no hole: its bit (30) is outside every count the solver reads. The bytes read are at
+ * most 0xaa (symbols 0-8, and 10 above the holes): the table stops there (~30 JsVars less on a Pico than 256 entries).
  */
-const byteCounts = new Int32Array(256);
-for (let i = 0; i < 256; i++) byteCounts[i] = (1 << (3 * (i & 15))) + (1 << (3 * (i >> 4)));
+const byteCounts = new Int32Array(0xab);
+for (let i = 0; i < 0xab; i++) byteCounts[i] = (1 << (3 * (i & 15))) + (1 << (3 * (i >> 4)));
 
 /** The bits set in v (31 at most). */
 function ones(v: number): number {
@@ -217,12 +218,10 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const stCommon = new Int8Array(slots);
   const stLeft = new Int32Array(slots);
   const rowBits = new Int32Array(slots);
-  const toTry = new Int32Array(pegs + 1);
-  // Per position, how many codes the prefix stands for (once only counted: symbols no row's guess holds are tried once for all).
-  const weight = new Int32Array(pegs + 1);
+  // Per position k, at 4k: the symbols left to try, the prefix, the colours used, and how many codes the prefix stands for
+  // (once only counted: symbols no row's guess holds are tried once for all). (One array: each costs a Pico ~10 JsVars.)
+  const levels = new Int32Array(4 * (pegs + 1));
   let free = 0;
-  const prefixCode = new Int32Array(pegs + 1);
-  const used = new Int32Array(pegs + 1);
   // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none); the guess's
   // symbols (as bits 3s) and symbol counts (3-bit fields).
   const classCounts = new Uint16Array(winClass + 1);
@@ -284,8 +283,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     overflow = known = false;
     classified = -1;
     depth = 0;
-    toTry[0] = 1 << 27;
-    weight[0] = 1;
+    levels[0] = 1 << 27;
+    levels[3] = 1;
     // (Level 0's visit is not an evaluation.)
     evals--;
     job = JOB_ENUMERATE;
@@ -313,16 +312,14 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const sc = stCommon;
     const sl = stLeft;
     const rb = rowBits;
-    const tt = toTry;
-    const pc = prefixCode;
-    const us = used;
-    const wt = weight;
+    const lv = levels;
     const ps = pegs;
     const ms = most;
     const lo = low3;
     let k = depth;
     while (budget > 0) {
-      let a = tt[k];
+      const q = 4 * k;
+      let a = lv[q];
       if (!a) {
         if (!k) {
           finished();
@@ -331,9 +328,9 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         k--;
       } else if (k === ps) {
         // The last position: each symbol left is a candidate; once hints only count them, all at once.
-        const base = pc[k] << 4;
+        const base = lv[q + 1] << 4;
         if (hinting && overflow) {
-          total += wt[k] * ones(a);
+          total += lv[q + 3] * ones(a);
           a = 0;
           budget--;
         }
@@ -343,7 +340,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
           if (count < cap) list[count++] = base | +symbolOf[bit % 37];
           else overflow = true;
         }
-        tt[k] = a;
+        lv[q] = a;
         // A probe, with room for one, only asks whether any code fits (it may count a few past the first).
         if (cap < 2) {
           finished();
@@ -354,10 +351,11 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         // Hints, only counting: one of the free symbols stands for all of them.
         const group = overflow && bit & free ? free : 0;
         const d = k + 1;
-        wt[d] = group ? wt[k] * ones(a & group) : wt[k];
-        tt[k] = a & ~(group | bit);
+        const next = q + 4;
+        lv[next + 3] = group ? lv[q + 3] * ones(a & group) : lv[q + 3];
+        lv[q] = a & ~(group | bit);
         budget--;
-        let m = every & ~(us[d] = us[k] | (bit & own));
+        let m = every & ~(lv[next + 2] = lv[q + 2] | (bit & own));
         // Positions from this one on; the symbol's 3-bit field.
         const left = ps - k;
         const b7 = 7 * bit;
@@ -386,8 +384,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
             }
           }
         // (No symbol fits there: stay. The bit of level 0 reads as no symbol: NaN, 0 once ORed.)
-        if ((tt[d] = m)) {
-          pc[d] = (pc[k] << 4) | +symbolOf[bit % 37];
+        if ((lv[next] = m)) {
+          lv[next + 1] = (lv[q + 1] << 4) | +symbolOf[bit % 37];
           k = d;
         }
       }
