@@ -111,6 +111,19 @@ async function pool<T>(jobs: (() => Promise<T>)[], parallel: number): Promise<T[
   return results;
 }
 
+/** The board prelude of bench:micro's firmware sides (timed and counted): no link, no reports, the code in RAM. */
+export function benchPrelude(): string {
+  return preludeSource(loadProfile("r1-pico"), {
+    bounceMs: 0,
+    seed: 1,
+    reportFrames: false,
+    batteryVolts: 4,
+    usb: true,
+    ram: true,
+    tapHoldMs: 60,
+  });
+}
+
 /** The race advanced game: the unit's own guesses against RACE_SECRET_INDEX, as [...guess, exact, near] rows. */
 export function raceGame(): number[][] {
   const rules = rulesFor("race", true);
@@ -157,15 +170,7 @@ export async function countPieces(
     const bundle = await buildFirmware({ entry: ROOT + "test/bench/firmware/count.ts", out: join(dir, "count.js") });
     const rules = rulesFor("race", true);
     const table = solverTablesFor(5).find((t) => t.name === solverTableName(rules))!.bytes;
-    const prelude = preludeSource(loadProfile("r1-pico"), {
-      bounceMs: 0,
-      seed: 1,
-      reportFrames: false,
-      batteryVolts: 4,
-      usb: true,
-      ram: true,
-      tapHoldMs: 60,
-    });
+    const prelude = benchPrelude();
     const game = JSON.stringify(raceGame());
     const tableText = JSON.stringify(Buffer.from(table).toString("base64"));
     // The clock is fixed (the pieces move it); the name and n are padded so that both runs' files have the same length.

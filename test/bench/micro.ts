@@ -16,10 +16,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
-import { loadProfile } from "../../hardware/profile.ts";
 import { espruinoBinary, espruinoMissing } from "../../sim/espruino/binary.ts";
-import { preludeSource } from "../../sim/espruino/prelude.ts";
-import { COUNT_BUILD, countMissing, countPieces } from "./count.ts";
+import { benchPrelude, COUNT_BUILD, countMissing, countPieces } from "./count.ts";
 import { measuredOn, table, writeBlock } from "./docs-block.ts";
 
 const { values } = parseArgs({
@@ -105,15 +103,7 @@ function runUntilEnd(dir: string): Promise<string> {
 const dir = mkdtempSync(join(tmpdir(), "brainboard-micro-"));
 try {
   const bundle = await buildFirmware({ entry: ROOT + "test/bench/firmware/micro.ts", out: join(dir, "micro.js") });
-  const prelude = preludeSource(loadProfile("r1-pico"), {
-    bounceMs: 0,
-    seed: 1,
-    reportFrames: false,
-    batteryVolts: 4,
-    usb: true,
-    ram: true,
-    tapHoldMs: 60,
-  });
+  const prelude = benchPrelude();
   writeFileSync(join(dir, "run.js"), prelude + bundle.code);
   const best: Record<string, number> = {};
   for (let run = 0; run < Number(values.runs ?? 5); run++) {

@@ -12,101 +12,23 @@
  * its solver table (a string, as Storage.read gives it).
  */
 import profile from "brainboard:profile";
-import { App } from "../../../firmware/ui/app";
 import { render } from "../../../firmware/ui/render";
-import { Pixels } from "../../../firmware/device/pixels";
-import { KeyScanner } from "../../../firmware/device/keys";
-import { Scheduler } from "../../../firmware/device/scheduler";
 import { SOLVER_SLICE } from "../../../firmware/ui/codebreaker";
 import { createHintState, createSolver, type SolverState } from "../../../firmware/core/solver";
 import { rulesFor } from "../../../firmware/core/presets";
 import type { Row } from "../../../firmware/core/types";
+import { app, brainiacInPlay, clock, frame, matrix, pixels, playWithLeds, scanner, SETTLED } from "./fixtures";
 
 declare const COUNT: [string, number, number, number[][], string];
 declare function quit(): void;
 declare function clearTimeout(): void;
 declare function clearInterval(): void;
-/** The interpreter's global object: the fixed clock is there, and the scan's pin functions are replaced. */
+/** The interpreter's global object: the fixed clock is there, and the scan's pin functions. */
 declare const global: {
   digitalWrite: (pins: unknown, value: number) => void;
   digitalRead: (pins: unknown) => number;
-  setWatch: () => number;
-  clearWatch: () => void;
   __clock: number;
 };
-
-/** A fixed sequence for the app's randomness (a Park-Miller generator). */
-let seed = 12345;
-function random(): number {
-  seed = (seed * 16807) % 2147483647;
-  return seed / 2147483647;
-}
-
-/** Moves the fixed clock (ms). */
-function clockTo(ms: number): void {
-  global.__clock = ms / 1000;
-}
-
-const app = new App(profile, random);
-const frame = new Uint8Array(profile.ledCount);
-const pixels = new Pixels(profile);
-let now = 1000;
-
-function tap(k: number): void {
-  app.key(k, true, (now += 100));
-  app.key(k, false, (now += 100));
-}
-
-/** The LED supply is switched on at the first show and settled from then on (its settle time is far below SETTLED). */
-const SETTLED = 1e6;
-function playWithLeds(): void {
-  brainiacInPlay();
-  render(app, frame, now);
-  pixels.show(frame, 0);
-  pixels.show(frame, SETTLED);
-}
-
-/** A Brainiac match refereed: the secret on the codemaker pad, five rows played, two pegs of the sixth keyed. */
-function brainiacInPlay(): void {
-  tap(35);
-  const maker = profile.maker as NonNullable<typeof profile.maker>;
-  for (let i = 0; i < 4; i++) tap(maker.colours[i]);
-  tap(maker.ok);
-  const rows = [
-    [0, 0, 1, 1],
-    [0, 1, 3, 2],
-    [1, 2, 3, 4],
-    [5, 4, 3, 2],
-    [2, 2, 3, 3],
-  ];
-  for (let r = 0; r < rows.length; r++) {
-    for (let i = 0; i < 4; i++) tap(rows[r][i]);
-    tap(35);
-  }
-  tap(0);
-  tap(1);
-}
-
-/** The scanner with pin functions as cheap as native ones; `held`: row 2, column 3 closed (the last pin is bit 0). */
-let held = false;
-function scanner(): () => void {
-  const rows = profile.rowPins.length;
-  const cols = profile.colPins.length;
-  let driven = 0;
-  global.digitalWrite = function (_pins: unknown, value: number): void {
-    driven = value;
-  };
-  global.digitalRead = function (): number {
-    const all = (1 << cols) - 1;
-    return held && !(driven & (1 << (rows - 1 - 2))) ? all ^ (1 << (cols - 1 - 3)) : all;
-  };
-  global.setWatch = function (): number {
-    return 1;
-  };
-  global.clearWatch = function (): void {};
-  const s = new KeyScanner(profile, new Scheduler(), function () {});
-  return (s as unknown as { scan: () => void }).scan.bind(s);
-}
 
 /** The race advanced game's first `count` rows. */
 function raceRows(count: number): Row[] {
@@ -170,7 +92,7 @@ const PIECES: Record<string, Piece> = {
   "scan (key held)": {
     setup: function () {
       scan = scanner();
-      held = true;
+      matrix.held = true;
       // The key taken and settled: the scans after it only check that the matrix reads the same.
       for (let i = 0; i < 8; i++) scan();
     },
@@ -191,18 +113,18 @@ const PIECES: Record<string, Piece> = {
   "ui key (colour or undo)": {
     setup: brainiacInPlay,
     work: function (i) {
-      app.key(i & 1 ? 33 : 2, true, (now += 100));
+      app.key(i & 1 ? 33 : 2, true, (clock.now += 100));
     },
   },
   "render (menu)": {
     work: function (i) {
-      render(app, frame, now + i * 37);
+      render(app, frame, clock.now + i * 37);
     },
   },
   "render (game in play)": {
     setup: brainiacInPlay,
     work: function (i) {
-      render(app, frame, now + i * 37);
+      render(app, frame, clock.now + i * 37);
     },
   },
   "pixels.show (changed)": {
@@ -223,8 +145,8 @@ const PIECES: Record<string, Piece> = {
   "key's frame (ui, render, show)": {
     setup: playWithLeds,
     work: function (i) {
-      app.key(i & 1 ? 33 : 2, true, (now += 100));
-      render(app, frame, now);
+      app.key(i & 1 ? 33 : 2, true, (clock.now += 100));
+      render(app, frame, clock.now);
       pixels.show(frame, SETTLED);
     },
   },
@@ -260,7 +182,7 @@ if (COUNT[0] === "list") {
   print("COUNT PIECES " + JSON.stringify(names));
 } else if (!piece) print("COUNT ERROR no piece " + COUNT[0]);
 else {
-  clockTo(now);
+  global.__clock = clock.now / 1000;
   if (piece.setup) piece.setup();
   for (let i = 0; i < COUNT[1]; i++) {
     if (piece.prepare) piece.prepare(i);
