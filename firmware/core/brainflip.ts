@@ -257,6 +257,11 @@ export function nextRound(s: FlipState): Result<FlipState> {
   return accept(next);
 }
 
+/** Does the game hold a secret (the Master's card, picked, while the round is asked)? */
+export function flipHoldsSecret(s: FlipState): boolean {
+  return !s.over && s.round.phase === FLIP_ASK;
+}
+
 /** Checks that data read back from Storage is a Brain Flip game this firmware can play on; what is wrong, or null. */
 export function checkFlipState(data: unknown): string | null {
   const s = data as FlipState;

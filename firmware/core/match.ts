@@ -65,6 +65,16 @@ export function breaker(m: MatchState): number {
   return 1 - m.maker;
 }
 
+/**
+ * Does the match hold a secret the codebreaker must not read (the console lock)? In a two-player game
+ * (refereed or manual) while it is set and not yet revealed.
+ */
+export function matchHoldsSecret(m: MatchState): boolean {
+  if (m.over || m.wrongInfo || (m.config.mode !== "referee" && m.config.mode !== "manual")) return false;
+  const g = m.game;
+  return g.secret !== null && (g.phase === PHASE_GUESS || g.phase === PHASE_FEEDBACK);
+}
+
 /** The unit's role in the current game (it is player 1): ROLE_MAKER, ROLE_BREAKER, or ROLE_NONE in two-player modes. */
 export function unitRole(m: MatchState): number {
   if (m.config.mode !== "unit-makes" && m.config.mode !== "unit-breaks") return ROLE_NONE;

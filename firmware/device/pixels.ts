@@ -21,7 +21,7 @@
  * part of a new k: ~0.2 ms here); "changed" is the frame's CRC32 and k against the last frame sent
  * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
  */
-import { gamma, PALETTE_RGB, PALETTE_SIZE } from "../ui/palette";
+import { gamma } from "./gamma";
 
 /** Brightness levels offered in the menu, as k (out of 256). */
 export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
@@ -34,12 +34,12 @@ export class Pixels {
   /** The bytes as one 24-bit G,R,B value per LED (little-endian: G is the low byte). */
   private readonly grb: Uint24Array;
   /** Gamma-corrected duty per palette entry, R,G,B. */
-  private readonly duty = new Uint8Array(PALETTE_SIZE * 3);
+  private readonly duty: Uint8Array;
   /** Sum of the three duties per palette entry, for the current estimate, and that sum per LED. */
-  private readonly dutySum = new Uint16Array(PALETTE_SIZE);
+  private readonly dutySum: Uint16Array;
   private readonly ledSum: Uint16Array;
   /** Per palette entry, its GRB value scaled by lutK. */
-  private readonly lut = new Uint32Array(PALETTE_SIZE);
+  private readonly lut: Uint32Array;
   private lutK = -1;
   /** The budget less the LEDs' idle current, times 255: what the bytes' sum times maPerChannel may reach. */
   private readonly spare: number;
@@ -54,7 +54,12 @@ export class Pixels {
   private on = false;
   userK = BRIGHTNESS_LEVELS[1];
 
-  constructor(p: FirmwareProfile) {
+  /** `rgb`: the palette (ui/palette.ts PALETTE_RGB), R,G,B per colour, as the eye should see it. */
+  constructor(p: FirmwareProfile, rgb: number[]) {
+    const colours = rgb.length / 3;
+    this.duty = new Uint8Array(rgb.length);
+    this.dutySum = new Uint16Array(colours);
+    this.lut = new Uint32Array(colours);
     this.pin = p.led;
     this.bytes = new Uint8ClampedArray(p.ledCount * 3);
     this.grb = new Uint24Array(this.bytes.buffer);
@@ -64,8 +69,8 @@ export class Pixels {
     this.power = p.ledPower;
     this.powerOn = p.ledPowerOn;
     // Only the palette's 33 channel values (a whole 256-entry table took ~2.8 ms at boot on the interpreter).
-    for (let i = 0; i < PALETTE_SIZE * 3; i++) this.duty[i] = gamma(PALETTE_RGB[i]);
-    for (let c = 0; c < PALETTE_SIZE; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
+    for (let i = 0; i < rgb.length; i++) this.duty[i] = gamma(rgb[i]);
+    for (let c = 0; c < colours; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
   }
 
   /** Switches the LED supply (a dark WS2812 still draws ~1 mA, so sleep cuts it). */
@@ -86,7 +91,7 @@ export class Pixels {
   private layOut(frame: Uint8Array, k: number): void {
     if (k !== this.lutK) {
       const d = this.duty;
-      for (let c = 0; c < PALETTE_SIZE; c++)
+      for (let c = 0; c < this.lut.length; c++)
         this.lut[c] = ((d[c * 3 + 1] * k) >> 8) | (((d[c * 3] * k) >> 8) << 8) | (((d[c * 3 + 2] * k) >> 8) << 16);
       this.lutK = k;
     }

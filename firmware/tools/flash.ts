@@ -81,7 +81,7 @@ import {
 } from "./tables.ts";
 import { BoardConsole, ConsoleError } from "./board-console.ts";
 import { isKept, keepSlot, SAVE_SLOT_NAMES, type DroppedSlot, type KeptSlot } from "./save-upgrade.ts";
-import { SAVE_VERSION } from "../device/save-format.ts";
+import { SAVE_VERSION } from "../save-format.ts";
 import { crc32 } from "node:zlib";
 
 export const HARDWARE_DIR = ROOT + "hardware/";

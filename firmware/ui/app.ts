@@ -4,46 +4,28 @@
  * another screen), which the device layer drains through takeTune() and takeSave(). Pure: no I/O and
  * no clock; the time is an argument and randomness is injected.
  */
-import { checkConfig, checkMatchState } from "../core/match";
+import { checkMatchState } from "../core/match";
 import type { MatchState } from "../core/types";
 import { REFUSED_PHASE } from "../core/types";
-import { checkFlipConfig, checkFlipState } from "../core/brainflip";
+import { checkFlipState } from "../core/brainflip";
 import type { FlipState } from "../core/brainflip";
 import type { Layout } from "./layout";
 import { CodebreakerScreen } from "./codebreaker";
 import { FlipScreen } from "./flip";
 import { SelfTestScreen } from "./selftest";
-import { BRIGHTNESS_STEPS, MenuScreen, SLEEP_MENU } from "./menu";
-import type { MenuContext, Settings } from "./menu";
-import { flipConfig, matchConfig, S_BRIGHTNESS, S_GAME, S_LOCK, S_SLEEP, S_SOUND, SETTINGS_COUNT } from "./menu";
+import { MenuScreen } from "./menu";
+import type { Host } from "./host";
+import type { Settings } from "./settings";
+import { defaultSettings, S_GAME, S_LOCK, settingsValid } from "./settings";
 import type { FlashTarget, Screen, ScreenName } from "./screen";
 import { FLASH_ENTRY } from "./screen";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_REFUSE } from "./tunes";
+import { SAVE_VERSION } from "../save-format";
 
-export { SOLVER_SLICE, G_HINT, HINT_MS } from "./codebreaker";
-export type { PlayMode } from "./codebreaker";
-export {
-  BRIGHTNESS_STEPS,
-  FLIP_GRID_MENU,
-  FLIP_PLAYERS_MENU,
-  G_LOCK,
-  G_RESUME,
-  G_SLEEP,
-  G_SOUND,
-  GAMES_MENU,
-  MODE_MENU,
-  PRESET_MENU,
-  presetFits,
-  SLEEP_MENU,
-} from "./menu";
-export type { GameId, Settings } from "./menu";
-
-/** The saved state's own version (its field `v`): 2 since phases, kinds and results are numbers. */
-export const SAVE_VERSION = 2;
 /** How long a refused action flashes the pegs at fault. */
 export const FLASH_MS = 1200;
 
-/** What survives a power loss (in Storage in the format of device/save-format.ts). */
+/** What survives a power loss (in Storage in the format of firmware/save-format.ts, version SAVE_VERSION). */
 export interface SavedState {
   v: number;
   screen: ScreenName;
@@ -51,15 +33,8 @@ export interface SavedState {
   match: MatchState | null;
   flip: FlipState | null;
 }
-export { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
-export type { FlashTarget } from "./screen";
 
-/** Brainiac refereed, 4 games; brightness 2 of 4, sound on, sleep after 5 minutes, console lock on; Brain Flip for 3 on 6x6. */
-export function defaultSettings(): Settings {
-  return ["brainiac", false, "referee", 4, 1, true, 5, true, "flip", 3, 6, false];
-}
-
-export class App implements MenuContext {
+export class App implements Host {
   settings: Settings = defaultSettings();
   readonly menu: MenuScreen;
   readonly play: CodebreakerScreen;
@@ -213,19 +188,4 @@ export class App implements MenuContext {
     this.flashUntil = this.now + FLASH_MS;
     this.tune = TUNE_REFUSE;
   }
-}
-
-function settingsValid(set: Settings): boolean {
-  if (
-    !Array.isArray(set) ||
-    set.length !== SETTINGS_COUNT ||
-    SLEEP_MENU.indexOf(set[S_SLEEP]) < 0 ||
-    typeof set[S_LOCK] !== "boolean" ||
-    typeof set[S_SOUND] !== "boolean" ||
-    !(set[S_BRIGHTNESS] >= 0 && set[S_BRIGHTNESS] < BRIGHTNESS_STEPS)
-  )
-    return false;
-  const flipOk = !checkFlipConfig(flipConfig(set));
-  if (set[S_GAME] === "brainflip") return flipOk;
-  return flipOk && !checkConfig(matchConfig(set));
 }

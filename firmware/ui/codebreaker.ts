@@ -11,6 +11,7 @@ import {
   checkConfig,
   gameEnded,
   keepSecretInHead,
+  matchHoldsSecret,
   newMatch,
   nextGame,
   rulesOf,
@@ -29,11 +30,11 @@ import { BLINK_ON, BLINK_PERIOD, Clock, drawCode, drawFeedback } from "./frame";
 import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, PINK, RED, VIOLET, WHITE } from "./palette";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_SOLVED, TUNE_WRONG_INFO } from "./tunes";
 import type { GameScreen } from "./screen";
-import type { App } from "./app";
+import type { Host } from "./host";
 import type { FlashTarget } from "./screen";
 import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
-import type { Settings } from "./menu";
-import { matchConfig, S_GAME } from "./menu";
+import type { Settings } from "./settings";
+import { matchConfig, S_GAME } from "./settings";
 
 /** Evaluations per slice of background work (the unit's thinking, hints): about 0.3 s on the Pico (600 a second). */
 export const SOLVER_SLICE = 180;
@@ -140,7 +141,7 @@ export class CodebreakerScreen implements GameScreen {
   private padRules?: Rules;
 
   constructor(
-    readonly app: App,
+    readonly app: Host,
     private readonly rand: () => number,
   ) {
     this.base = new Uint8Array(app.layout.ledCount);
@@ -199,15 +200,10 @@ export class CodebreakerScreen implements GameScreen {
     return m !== null && !m.over;
   }
 
-  /**
-   * While a two-player game (referee or manual) holds a secret that the codebreaker must not read:
-   * set and not yet revealed.
-   */
+  /** While a two-player game holds a secret that the codebreaker must not read (core/match.ts matchHoldsSecret). */
   holdsSecret(): boolean {
     const m = this.match;
-    if (!m || m.over || m.wrongInfo || (m.config.mode !== "referee" && m.config.mode !== "manual")) return false;
-    const g = m.game;
-    return g.secret !== null && (g.phase === PHASE_GUESS || g.phase === PHASE_FEEDBACK);
+    return !!m && matchHoldsSecret(m);
   }
 
   key(k: number, g: number, down: boolean): void {

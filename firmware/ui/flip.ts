@@ -15,6 +15,7 @@ import {
   FLIP_OVER,
   FLIP_PICK,
   FLIP_TARGET,
+  flipHoldsSecret,
   guessCard,
   masterMistake,
   newFlipGame,
@@ -23,12 +24,11 @@ import {
   questionLimit,
 } from "../core/brainflip";
 import type { Result } from "../core/types";
-import type { Settings } from "./menu";
-import { flipConfig } from "./menu";
+import type { Settings } from "./settings";
+import { flipConfig, maxFlipGrid } from "./settings";
 import { Clock, pad, BLINK_ON, BLINK_PERIOD } from "./frame";
-import type { Layout } from "./layout";
 import type { GameScreen } from "./screen";
-import type { App } from "./app";
+import type { Host } from "./host";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, PINK, RED, VIOLET, WHITE, YELLOW } from "./palette";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_SOLVED } from "./tunes";
 
@@ -53,23 +53,11 @@ const M_MISTAKE = 5;
 /** The board's rows, one per question; the track's first LEDs count the questions left, from 12 on the points. */
 const TRACK_POINTS = 12;
 
-export interface FlipSettings {
-  flipMode: "flip" | "straight";
-  players: number;
-  flipGrid: number;
-  unitFlips: boolean;
-}
-
-/** The largest grid a build can offer: 6x6 with a codemaker pad for the Master's keys, else 5x5. */
-export function maxFlipGrid(L: Layout): number {
-  return L.maker ? 6 : 5;
-}
-
 export class FlipScreen implements GameScreen {
   readonly name = "flip";
   state: FlipState | null = null;
 
-  constructor(readonly app: App) {}
+  constructor(readonly app: Host) {}
 
   /** A new game; player 1 (red) is the first Master. */
   start(s: Settings): void {
@@ -86,9 +74,10 @@ export class FlipScreen implements GameScreen {
     return this.resumable();
   }
 
-  /** A round whose card is picked: the Master's secret. */
+  /** A round whose card is picked: the Master's secret (core/brainflip.ts flipHoldsSecret). */
   holdsSecret(): boolean {
-    return this.resumable() && (this.state as FlipState).round.phase === FLIP_ASK;
+    const s = this.state;
+    return !!s && flipHoldsSecret(s);
   }
 
   /** The card under a grid position, or -1 outside the grid in use. */

@@ -9,111 +9,38 @@
  * options, lit in the colour of the current one). Settings that mean different things for different
  * games are different settings (a Brain Flip grid is not a match length).
  */
-import type { MatchConfig, MatchMode, PresetId } from "../core/types";
-import type { FlipConfig, FlipMode } from "../core/brainflip";
-import type { FlipSettings } from "./flip";
-import { maxFlipGrid } from "./flip";
 import { rulesFor } from "../core/presets";
-import { MODES } from "../core/match";
 import type { Layout } from "./layout";
 import { G_OK } from "./layout";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, RED, VIOLET, WHITE, YELLOW } from "./palette";
 import { BLINK_ON, BLINK_PERIOD, Clock, FLASH_HALF } from "./frame";
 import { TUNE_CLICK, TUNE_CONFIRM } from "./tunes";
 import type { Screen } from "./screen";
-import type { App } from "./app";
+import type { Host } from "./host";
+import type { GameId, Settings } from "./settings";
+import {
+  BRIGHTNESS_MENU,
+  FLIP_GRID_MENU,
+  FLIP_PLAYERS_MENU,
+  GAMES_MENU,
+  maxFlipGrid,
+  MODE_MENU,
+  PRESET_MENU,
+  S_BRIGHTNESS,
+  S_FLIP_MODE,
+  S_GAME,
+  S_GAMES,
+  S_GRID,
+  S_HARDER,
+  S_LOCK,
+  S_MODE,
+  S_PLAYERS,
+  S_SLEEP,
+  S_SOUND,
+  S_UNIT_FLIPS,
+  SLEEP_MENU,
+} from "./settings";
 
-/** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
-export type GameId = PresetId | "brainflip";
-
-/**
- * The settings, one per index (S_*): a list, so that a menu item names its setting by an index rather
- * than by a pair of functions to read and write it, and the save holds them in a dozen bytes.
- * NamedSettings is the same by name, for views and tools (settingsByName).
- */
-export type Settings = [GameId, boolean, MatchMode, number, number, boolean, number, boolean, FlipMode, number, number, boolean];
-/** The game chosen: a codebreaker preset or Brain Flip. */
-export const S_GAME = 0;
-/** The harder variant. */
-export const S_HARDER = 1;
-/** The codebreaker roles. */
-export const S_MODE = 2;
-/** The codebreaker match length. */
-export const S_GAMES = 3;
-/** 0 (dimmest) .. BRIGHTNESS_STEPS-1. */
-export const S_BRIGHTNESS = 4;
-export const S_SOUND = 5;
-/** Idle minutes before sleep (one of SLEEP_MENU). */
-export const S_SLEEP = 6;
-/** Lock the USB console while a two-player game holds a secret. */
-export const S_LOCK = 7;
-/** Brain Flip: its rules, players, grid size, and whether the unit flips the answers. */
-export const S_FLIP_MODE = 8;
-export const S_PLAYERS = 9;
-export const S_GRID = 10;
-export const S_UNIT_FLIPS = 11;
-export const SETTINGS_COUNT = 12;
-
-/** A codebreaker match's config from the settings. */
-export function matchConfig(s: Settings): MatchConfig {
-  return { preset: s[S_GAME] as PresetId, harder: s[S_HARDER], mode: s[S_MODE], games: s[S_GAMES] };
-}
-
-/** A Brain Flip game's config from the settings (the grid as chosen, before a build's limit). */
-export function flipConfig(s: Settings): FlipConfig {
-  return { players: s[S_PLAYERS], grid: s[S_GRID], mode: s[S_FLIP_MODE], unitFlips: s[S_UNIT_FLIPS] };
-}
-
-/** The settings' names, by index (views, tools and the save's Node-side decoder; not in the bundle). */
-export const SETTING_NAMES = [
-  "preset",
-  "harder",
-  "mode",
-  "games",
-  "brightness",
-  "sound",
-  "sleepMin",
-  "lockConsole",
-  "flipMode",
-  "players",
-  "flipGrid",
-  "unitFlips",
-] as const;
-
-/** The settings by name (views and tools). */
-export interface NamedSettings extends FlipSettings {
-  preset: GameId;
-  harder: boolean;
-  mode: MatchMode;
-  games: number;
-  brightness: number;
-  sound: boolean;
-  sleepMin: number;
-  lockConsole: boolean;
-}
-
-/** Settings by index -> by name. */
-export function settingsByName(s: Settings): NamedSettings {
-  const out: Record<string, unknown> = {};
-  SETTING_NAMES.forEach((name, i) => (out[name] = s[i]));
-  return out as unknown as NamedSettings;
-}
-
-/** Settings by name -> by index. */
-export function settingsByIndex(n: NamedSettings): Settings {
-  return SETTING_NAMES.map((name) => n[name]) as unknown as Settings;
-}
-
-export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"];
-export const MODE_MENU: MatchMode[] = MODES;
-export const GAMES_MENU = [2, 4, 6, 8, 10];
-export const FLIP_PLAYERS_MENU = [2, 3, 4, 5, 6];
-/** (The same options as the players: one array in the bundle.) */
-export const FLIP_GRID_MENU = FLIP_PLAYERS_MENU;
-export const BRIGHTNESS_STEPS = 4;
-export const BRIGHTNESS_MENU = [0, 1, 2, 3];
-/** Idle minutes before the unit sleeps, cycled by one menu key. */
-export const SLEEP_MENU = [2, 5, 15];
 const ON_OFF = [true, false];
 const OFF_ON = [false, true];
 const ON_OFF_COLOURS = [GREEN, RED];
@@ -128,13 +55,6 @@ export const G_RESUME = 34;
 export const G_SLEEP = 28;
 export const G_SOUND = 29;
 
-/** What an item may ask of the unit when a key would change it. */
-export interface MenuContext {
-  layout: Layout;
-  /** Does a two-player game hold a secret now (the console lock must then stay on)? */
-  secretHeld(): boolean;
-}
-
 export interface MenuItem {
   /** Grid position of the item's (first) key. */
   at: number;
@@ -146,7 +66,7 @@ export interface MenuItem {
   /** A choice: the colour of its options (the chosen one is white). A cycle: the colour of each option. */
   colours: number[];
   /** May the setting take this value now? (Not offered, or refused, when it may not.) */
-  allowed?: (v: unknown, s: Settings, c: MenuContext) => boolean;
+  allowed?: (v: unknown, s: Settings, c: Host) => boolean;
 }
 
 /** Can this build show the game? (The five-peg race needs five holes per row.) */
@@ -302,7 +222,7 @@ export class MenuScreen implements Screen {
   private readonly image = new Uint8Array(36);
   private stamp = "";
 
-  constructor(readonly app: App) {}
+  constructor(readonly app: Host) {}
 
   key(_k: number, g: number, down: boolean): void {
     const app = this.app;

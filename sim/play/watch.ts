@@ -25,13 +25,13 @@ import { PRESET_IDS, rulesFor } from "../../firmware/core/presets.ts";
 import { randomSecret } from "../../firmware/core/random.ts";
 import { createSolver, solverTableName } from "../../firmware/core/solver.ts";
 import type { Code, Feedback, PresetId, Row, Rules } from "../../firmware/core/types.ts";
-import { GAMES_MENU, MODE_MENU, PRESET_MENU } from "../../firmware/ui/app.ts";
+import { GAMES_MENU, MODE_MENU, PRESET_MENU } from "../../firmware/ui/settings.ts";
 import { G_BLANK, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT } from "../../firmware/ui/layout.ts";
 import { COLOUR_NAMES, PEG_NAMES } from "../../firmware/ui/palette.ts";
 import { drawFeedback, symbolColour } from "../../firmware/ui/render.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import type { Profile, SegmentName } from "../../hardware/profile.ts";
-import { Prng } from "../board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 
 export interface WatchOptions {
   /** The game; default: the one chosen on the unit's menu (Brainiac when that is Brain Flip). */

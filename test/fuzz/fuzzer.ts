@@ -24,7 +24,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { VirtualBoard } from "../../sim/board/board.ts";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { segmentOffsets, type Profile } from "../../hardware/profile.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
 import type { Code, MatchState } from "../../firmware/core/types.ts";

@@ -9,6 +9,7 @@ import profile from "brainboard:profile";
 import { App } from "../../../firmware/ui/app";
 import { render } from "../../../firmware/ui/render";
 import { Pixels } from "../../../firmware/device/pixels";
+import { PALETTE_RGB } from "../../../firmware/ui/palette";
 import { KeyScanner } from "../../../firmware/device/keys";
 import { Scheduler } from "../../../firmware/device/scheduler";
 
@@ -22,7 +23,7 @@ declare const global: {
 
 const app = new App(profile, Math.random);
 const frame = new Uint8Array(profile.ledCount);
-const pixels = new Pixels(profile);
+const pixels = new Pixels(profile, PALETTE_RGB);
 let now = 1000;
 
 function tap(k: number): void {
