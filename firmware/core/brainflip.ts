@@ -34,7 +34,7 @@ export const FLIP_PICK = 0;
 export const FLIP_ASK = 1;
 export const FLIP_OVER = 2;
 export const FLIP_PHASE_NAMES = ["pick", "ask", "over"];
-export type FlipPhase = number;
+export type FlipPhase = typeof FLIP_PICK | typeof FLIP_ASK | typeof FLIP_OVER;
 /** A log entry's kind. */
 export const FLIP_ANSWER = 0;
 export const FLIP_GUESS = 1;

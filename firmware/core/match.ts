@@ -1,7 +1,7 @@
 import { conflictingRowsNow } from "./conflict";
 import { feedback } from "./feedback";
 import { PRESET_IDS, rulesFor } from "./presets";
-import { Code, Feedback, GameRecord, MatchConfig, MatchMode, MatchState, Result, Row, Rules } from "./types";
+import { Code, Feedback, GamePhase, GameRecord, MatchConfig, MatchMode, MatchState, Result, Row, Rules } from "./types";
 import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, REFUSED_FEEDBACK_RANGE, REFUSED_PHASE } from "./types";
 import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "./types";
 import { accept, checkCode, copy, refuse, whole, wholes } from "./validate";
@@ -23,7 +23,7 @@ export function checkConfig(config: MatchConfig): string | null {
 }
 
 /** A copy of `m` whose current game is the one given: reducers never write into `m`. */
-function withGame(m: MatchState, secret: Code | null, rows: Row[], pending: Code | null, phase: number): MatchState {
+function withGame(m: MatchState, secret: Code | null, rows: Row[], pending: Code | null, phase: GamePhase): MatchState {
   const next = copy(m);
   next.game = { secret: secret, rows: rows, pending: pending, phase: phase };
   return next;

@@ -9,6 +9,7 @@ import type { Code, Feedback, MatchState, Refusal, Result, Rules } from "../core
 import {
   answer,
   checkConfig,
+  checkMatchState,
   gameEnded,
   keepSecretInHead,
   matchHoldsSecret,
@@ -60,7 +61,15 @@ export const CHASE_MS = 150;
  * for a contradiction, a game ended (OK for the next), the match over (OK for the menu). Numbers in the
  * bundle (a name string costs bytes at every comparison); PLAY_MODE_NAMES names them.
  */
-export type PlayMode = number;
+export type PlayMode =
+  | typeof UNIT_SECRET
+  | typeof KEY_SECRET
+  | typeof KEY_GUESS
+  | typeof UNIT_THINKING
+  | typeof KEY_FEEDBACK
+  | typeof CHECKING
+  | typeof GAME_ENDED
+  | typeof MATCH_OVER;
 export const UNIT_SECRET = 0;
 export const KEY_SECRET = 1;
 export const KEY_GUESS = 2;
@@ -189,6 +198,20 @@ export class CodebreakerScreen implements GameScreen {
   enter(): void {
     this.resetEntry();
     if (this.match) this.runUnit();
+  }
+
+  saved(): MatchState | null {
+    return this.match;
+  }
+
+  check(state: unknown): string | null {
+    return checkMatchState(state);
+  }
+
+  /** A saved match (or none); after a power cut while the unit was thinking, it takes the work up again. */
+  load(state: unknown): void {
+    this.match = state as MatchState | null;
+    this.enter();
   }
 
   resumable(): boolean {

@@ -9,6 +9,8 @@
 import type { FlipState } from "../core/brainflip";
 import {
   answerQuestion,
+  checkFlipConfig,
+  checkFlipState,
   correctLastAnswer,
   FLIP_ANSWER,
   FLIP_ASK,
@@ -25,7 +27,9 @@ import {
 } from "../core/brainflip";
 import type { Result } from "../core/types";
 import type { Settings } from "./settings";
-import { flipConfig, maxFlipGrid } from "./settings";
+import { FLIP_GRID_MENU, FLIP_PLAYERS_MENU, flipConfig, maxFlipGrid, S_FLIP_MODE, S_GRID, S_PLAYERS, S_UNIT_FLIPS } from "./settings";
+import type { GameKind } from "./game";
+import { OFF_ON } from "./menu";
 import { Clock, pad, BLINK_ON, BLINK_PERIOD } from "./frame";
 import type { GameScreen } from "./screen";
 import type { Host } from "./host";
@@ -60,10 +64,23 @@ export class FlipScreen implements GameScreen {
   constructor(readonly app: Host) {}
 
   /** A new game; player 1 (red) is the first Master. */
-  start(s: Settings): void {
+  start(s: Settings): boolean {
     const config = flipConfig(s);
     config.grid = Math.min(config.grid, maxFlipGrid(this.app.layout));
     this.state = newFlipGame(config, 0);
+    return true;
+  }
+
+  saved(): FlipState | null {
+    return this.state;
+  }
+
+  check(state: unknown): string | null {
+    return checkFlipState(state);
+  }
+
+  load(state: unknown): void {
+    this.state = state as FlipState | null;
   }
 
   resumable(): boolean {
@@ -186,3 +203,20 @@ export class FlipScreen implements GameScreen {
     }
   }
 }
+
+/** Brain Flip on the list of games (ui/games.ts): its menu is its rules, players, grid and who flips the answers. */
+export const BRAIN_FLIP: GameKind = {
+  ids: ["brainflip"],
+  stateIn: (s) => s.flip,
+  putState: (s, state) => (s.flip = state as FlipState | null),
+  menu: [
+    { at: 6, options: ["flip", "straight"], colours: [GREEN], set: S_FLIP_MODE },
+    { at: 12, options: FLIP_PLAYERS_MENU, colours: [ORANGE], set: S_PLAYERS },
+    // 6x6 needs the codemaker pad for the Master's keys.
+    { at: 18, options: FLIP_GRID_MENU, colours: [BLUE], set: S_GRID, allowed: (v, _s, c) => (v as number) <= maxFlipGrid(c.layout) },
+    { at: 23, cycle: true, options: OFF_ON, colours: [RED, GREEN], set: S_UNIT_FLIPS },
+  ],
+  // Its settings are checked whichever game is chosen: the menu shows them when it is.
+  settingsProblem: (s) => checkFlipConfig(flipConfig(s)),
+  screen: (host) => new FlipScreen(host),
+};

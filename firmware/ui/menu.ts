@@ -1,6 +1,7 @@
 /**
- * The menu as data, one table per kind of game: which pad key sets which setting to what, in which
- * colour. The menu screen's keys and its drawing both read these tables (ui/screens.ts MenuScreen);
+ * The menu as data, one table per game of the list (ui/games.ts: the game row, the game's own items,
+ * the unit's): which pad key sets which setting to what, in which colour. The menu screen's keys and
+ * its drawing both read these tables;
  * so can the simulator page's key labels and a printed legend overlay, through MENU_LEGENDS (names
  * only, never in the bundle).
  *
@@ -9,40 +10,19 @@
  * options, lit in the colour of the current one). Settings that mean different things for different
  * games are different settings (a Brain Flip grid is not a match length).
  */
-import { rulesFor } from "../core/presets";
-import type { Layout } from "./layout";
 import { G_OK } from "./layout";
-import { BLUE, CYAN, GREEN, OFF, ORANGE, RED, VIOLET, WHITE, YELLOW } from "./palette";
+import { BLUE, CYAN, GREEN, OFF, RED, VIOLET, WHITE, YELLOW } from "./palette";
 import { BLINK_ON, BLINK_PERIOD, Clock, FLASH_HALF } from "./frame";
 import { TUNE_CLICK, TUNE_CONFIRM } from "./tunes";
 import type { Screen } from "./screen";
+import type { GameKind } from "./game";
+import { gameIds, kindIndex } from "./game";
 import type { Host } from "./host";
-import type { GameId, Settings } from "./settings";
-import {
-  BRIGHTNESS_MENU,
-  FLIP_GRID_MENU,
-  FLIP_PLAYERS_MENU,
-  GAMES_MENU,
-  maxFlipGrid,
-  MODE_MENU,
-  PRESET_MENU,
-  S_BRIGHTNESS,
-  S_FLIP_MODE,
-  S_GAME,
-  S_GAMES,
-  S_GRID,
-  S_HARDER,
-  S_LOCK,
-  S_MODE,
-  S_PLAYERS,
-  S_SLEEP,
-  S_SOUND,
-  S_UNIT_FLIPS,
-  SLEEP_MENU,
-} from "./settings";
+import type { Settings } from "./settings";
+import { BRIGHTNESS_MENU, S_BRIGHTNESS, S_GAME, S_LOCK, S_SLEEP, S_SOUND, SLEEP_MENU } from "./settings";
 
 const ON_OFF = [true, false];
-const OFF_ON = [false, true];
+export const OFF_ON = [false, true];
 const ON_OFF_COLOURS = [GREEN, RED];
 
 /** How long the menu waits for the OK that confirms a new game over an unfinished one. */
@@ -68,20 +48,6 @@ export interface MenuItem {
   /** May the setting take this value now? (Not offered, or refused, when it may not.) */
   allowed?: (v: unknown, s: Settings, c: Host) => boolean;
 }
-
-/** Can this build show the game? (The five-peg race needs five holes per row.) */
-export function presetFits(layout: Layout, preset: GameId): boolean {
-  return preset === "brainflip" || rulesFor(preset, false).pegs <= layout.pegs;
-}
-
-const GAME_ROW: MenuItem = {
-  at: 0,
-  cycle: false,
-  options: PRESET_MENU,
-  colours: [YELLOW],
-  set: S_GAME,
-  allowed: (v, _s, c) => presetFits(c.layout, v as GameId),
-};
 
 /** Row 5 and the lock: the unit's own settings, the same for every game. */
 const UNIT_ITEMS: MenuItem[] = [
@@ -116,70 +82,24 @@ const UNIT_ITEMS: MenuItem[] = [
   },
 ];
 
-function withUnitItems(items: MenuItem[]): MenuItem[] {
-  return items.concat(UNIT_ITEMS);
+/** The game row (row 1): a key per game of the list (ui/games.ts); an option this build cannot play is not offered. */
+function gameRow(kinds: GameKind[]): MenuItem {
+  return {
+    at: 0,
+    options: gameIds(kinds),
+    colours: [YELLOW],
+    set: S_GAME,
+    allowed: (v, _s, c) => {
+      const kind = kinds[kindIndex(kinds, v)];
+      return !kind.fits || kind.fits(c.layout, v as string);
+    },
+  };
 }
 
-/** The codebreaker games' menu: game, variant, roles, match length, then the unit's settings. */
-export const CODEBREAKER_MENU: MenuItem[] = withUnitItems([
-  GAME_ROW,
-  {
-    at: 6,
-    options: OFF_ON,
-    colours: [GREEN],
-    set: S_HARDER,
-  },
-  {
-    at: 12,
-    options: MODE_MENU,
-    colours: [ORANGE],
-    set: S_MODE,
-  },
-  {
-    at: 18,
-    options: GAMES_MENU,
-    colours: [BLUE],
-    set: S_GAMES,
-    // The race has no agreed length (first to hole 30).
-    allowed: (_v, s) => s[S_GAME] !== "race",
-  },
-]);
-
-/** Brain Flip's menu: game, rules, players, grid and who flips the answers, then the unit's settings. */
-export const FLIP_MENU: MenuItem[] = withUnitItems([
-  GAME_ROW,
-  {
-    at: 6,
-    options: ["flip", "straight"],
-    colours: [GREEN],
-    set: S_FLIP_MODE,
-  },
-  {
-    at: 12,
-    options: FLIP_PLAYERS_MENU,
-    colours: [ORANGE],
-    set: S_PLAYERS,
-  },
-  {
-    at: 18,
-    options: FLIP_GRID_MENU,
-    colours: [BLUE],
-    set: S_GRID,
-    // 6x6 needs the codemaker pad for the Master's keys.
-    allowed: (v, _s, c) => (v as number) <= maxFlipGrid(c.layout),
-  },
-  {
-    at: 23,
-    cycle: true,
-    options: OFF_ON,
-    colours: [RED, GREEN],
-    set: S_UNIT_FLIPS,
-  },
-]);
-
-/** The menu for the game chosen in the settings. */
-export function menuFor(s: Settings): MenuItem[] {
-  return s[S_GAME] === "brainflip" ? FLIP_MENU : CODEBREAKER_MENU;
+/** Each game's menu, in the order of the list: the game row, the game's own items, then the unit's. */
+export function menus(kinds: GameKind[]): MenuItem[][] {
+  const row = gameRow(kinds);
+  return kinds.map((kind) => [row].concat(kind.menu, UNIT_ITEMS));
 }
 
 /**
@@ -222,7 +142,20 @@ export class MenuScreen implements Screen {
   private readonly image = new Uint8Array(36);
   private stamp = "";
 
-  constructor(readonly app: Host) {}
+  /** Each game's menu, in the order of the list. */
+  private readonly menus: MenuItem[][];
+
+  constructor(
+    readonly app: Host,
+    private readonly kinds: GameKind[],
+  ) {
+    this.menus = menus(kinds);
+  }
+
+  /** The menu of the game chosen in the settings. */
+  private items(): MenuItem[] {
+    return this.menus[kindIndex(this.kinds, this.app.settings[S_GAME])];
+  }
 
   key(_k: number, g: number, down: boolean): void {
     const app = this.app;
@@ -246,7 +179,7 @@ export class MenuScreen implements Screen {
       else app.refuse();
       return;
     }
-    const items = menuFor(s);
+    const items = this.items();
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       const n = item.options.length;
@@ -276,7 +209,7 @@ export class MenuScreen implements Screen {
     if (stamp !== this.stamp) {
       this.stamp = stamp;
       img.fill(OFF);
-      const items = menuFor(s);
+      const items = this.items();
       for (let i = 0; i < items.length; i++) {
         const item = items[i];
         const value = s[item.set];

@@ -4,8 +4,7 @@
  */
 import type { MatchConfig, MatchMode, PresetId } from "../core/types";
 import type { FlipConfig, FlipMode } from "../core/brainflip";
-import { checkFlipConfig } from "../core/brainflip";
-import { checkConfig, MODES } from "../core/match";
+import { MODES } from "../core/match";
 import type { Layout } from "./layout";
 
 /** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
@@ -118,18 +117,15 @@ export function defaultSettings(): Settings {
   return ["brainiac", false, "referee", 4, 1, true, 5, true, "flip", 3, 6, false];
 }
 
-/** Are these settings as the menu could have made them (a save is checked with this before it is used)? */
+/** Are the unit's own settings as the menu could have made them? (Each game checks its own: GameKind.settingsProblem.) */
 export function settingsValid(set: Settings): boolean {
-  if (
-    !Array.isArray(set) ||
-    set.length !== SETTINGS_COUNT ||
-    SLEEP_MENU.indexOf(set[S_SLEEP]) < 0 ||
-    typeof set[S_LOCK] !== "boolean" ||
-    typeof set[S_SOUND] !== "boolean" ||
-    !(set[S_BRIGHTNESS] >= 0 && set[S_BRIGHTNESS] < BRIGHTNESS_STEPS)
-  )
-    return false;
-  const flipOk = !checkFlipConfig(flipConfig(set));
-  if (set[S_GAME] === "brainflip") return flipOk;
-  return flipOk && !checkConfig(matchConfig(set));
+  return (
+    Array.isArray(set) &&
+    set.length === SETTINGS_COUNT &&
+    SLEEP_MENU.indexOf(set[S_SLEEP]) >= 0 &&
+    typeof set[S_LOCK] === "boolean" &&
+    typeof set[S_SOUND] === "boolean" &&
+    set[S_BRIGHTNESS] >= 0 &&
+    set[S_BRIGHTNESS] < BRIGHTNESS_STEPS
+  );
 }

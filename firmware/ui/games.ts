@@ -1,0 +1,10 @@
+/**
+ * The unit's games, one entry each, in the order of the menu's first row. The menu, a new game, the
+ * save and its restore, and the console lock all go through this list: adding a game is its rules
+ * (a core module), its screen with its GameKind (ui/game.ts), and an entry here.
+ */
+import type { GameKind } from "./game";
+import { CODEBREAKER } from "./codebreaker-game";
+import { BRAIN_FLIP } from "./flip";
+
+export const GAMES: GameKind[] = [CODEBREAKER, BRAIN_FLIP];
