@@ -87,8 +87,9 @@ function start(): void {
     pixels.userK = BRIGHTNESS_LEVELS[app.settings[S_BRIGHTNESS]];
     buzzer.muted = !app.settings[S_SOUND];
     app.keysStuck = keys.stuckCount > 0;
-    const next = render(app, frame, now);
-    pixels.show(frame);
+    let next = render(app, frame, now);
+    const settled = pixels.show(frame, now);
+    if (settled && (next < 0 || settled < next)) next = settled;
     if (next >= 0) sched.at(SLOT_RENDER, next, show);
     else sched.cancel(SLOT_RENDER);
   }

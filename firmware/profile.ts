@@ -31,6 +31,8 @@ export interface CompiledProfile<P> {
   /** Switches the LED supply; undefined when the build has no switch. */
   ledPower: P | undefined;
   ledPowerOn: number;
+  /** ms from switching the supply on until the LEDs take data: no frame is sent before. */
+  ledSettleMs: number;
   budgetMa: number;
   maPerChannel: number;
   idleMa: number;

@@ -55,6 +55,8 @@ export interface Profile {
     type: string;
     powerPin?: string;
     powerOnLevel?: 0 | 1;
+    /** ms from switching the LED supply on until the LEDs take data; DEFAULT_LED_SETTLE_MS when left out. */
+    powerSettleMs?: number;
     budgetMa: number;
     maPerChannel: number;
     idleMaPerPixel: number;
@@ -399,6 +401,14 @@ export function segmentOffsets(p: Profile): Record<SegmentName, { start: number;
   return out;
 }
 
+/** The LED supply's settle time when the profile does not give one: the soft start's ~5 ms rise, doubled. */
+export const DEFAULT_LED_SETTLE_MS = 10;
+
+/** ms from switching the LED supply on until the LEDs take data (0 when the supply is not switched). */
+export function ledSettleMs(p: Profile): number {
+  return p.leds.powerPin === undefined ? 0 : (p.leds.powerSettleMs ?? DEFAULT_LED_SETTLE_MS);
+}
+
 export function ledCount(p: Profile): number {
   return p.leds.segments.reduce((n, s) => n + s.count, 0);
 }
@@ -437,6 +447,7 @@ export function compileProfile(p: Profile): CompiledProfile<PinName> {
     ledCount: ledCount(p),
     ledPower: p.leds.powerPin ? pin(p.leds.powerPin) : undefined,
     ledPowerOn: p.leds.powerOnLevel ?? 1,
+    ledSettleMs: ledSettleMs(p),
     budgetMa: p.leds.budgetMa,
     maPerChannel: p.leds.maPerChannel,
     idleMa: p.leds.idleMaPerPixel,

@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import { BuildError, DEFAULT_OUT, sizeReport } from "../firmware/tools/build.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../hardware/profile.ts";
 import { bundleFor } from "./board/firmware-bundle.ts";
+import { cryptoSeed } from "../firmware/tools/prng.ts";
 import { DEFAULT_PORT, startSimulator } from "./web/server.ts";
 import { EngineError } from "./espruino/engine.ts";
 import { PRESET_IDS } from "../firmware/core/presets.ts";
@@ -30,7 +31,7 @@ const USAGE = `usage: npm start -- [--engine sim|espruino] [--profile NAME] [--p
   --storage FILE   the unit's Storage file (default ~/.brainboard/storage-PROFILE.json; the virtual board only)
   --host ADDR      address to listen on (default 127.0.0.1; 0.0.0.0 to let other machines in)
   --bounce MS      key contact bounce (default 5)
-  --seed N         seed of the board's randomness (default: the time)
+  --seed N         seed of the board's randomness (default: a new one from the host's cryptographic source)
   --watch          start watching the unit play at once (as the page's "Watch the unit play" button)
   --preset NAME    with --watch: brainiac, travel or race (default: the unit's menu choice)
   --harder         with --watch: the harder variant`;
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
   };
   const port = num("port", values.port, 65535) ?? DEFAULT_PORT;
   const bounceMs = num("bounce", values.bounce);
-  const seed = num("seed", values.seed) ?? Date.now() % 2 ** 31;
+  const seed = num("seed", values.seed) ?? cryptoSeed();
   const engine = values.engine ?? "sim";
   if (engine !== "sim" && engine !== "espruino") {
     console.error(`--engine needs sim or espruino, got "${engine}"`);

@@ -20,6 +20,11 @@
  * through the per-colour duty sums and E.sum (the table, a loop over the palette, is the costly
  * part of a new k: ~0.2 ms here); "changed" is the frame's CRC32 and k against the last frame sent
  * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
+ *
+ * The LED supply ramps up over a few ms after it is switched on (the soft start), and a WS2812
+ * without supply drops the data it is sent; since an unchanged frame is never sent again, a frame
+ * sent into the ramp could stay wrong on a still screen. So no frame goes out until the profile's
+ * settle time has passed: show() then returns when to try again, and the caller renders anew then.
  */
 import { gamma } from "./gamma";
 
@@ -52,6 +57,9 @@ export class Pixels {
   private keptSum = 0;
   private shownCrc = 0;
   private on = false;
+  /** When (ms, the caller's clock) the supply has settled after it was last switched on. */
+  private readyAt = 0;
+  private readonly settleMs: number;
   userK = BRIGHTNESS_LEVELS[1];
 
   /** `rgb`: the palette (ui/palette.ts PALETTE_RGB), R,G,B per colour, as the eye should see it. */
@@ -68,6 +76,7 @@ export class Pixels {
     this.maPerChannel = p.maPerChannel;
     this.power = p.ledPower;
     this.powerOn = p.ledPowerOn;
+    this.settleMs = p.ledSettleMs;
     // Only the palette's 33 channel values (a whole 256-entry table took ~2.8 ms at boot on the interpreter).
     for (let i = 0; i < rgb.length; i++) this.duty[i] = gamma(rgb[i]);
     for (let c = 0; c < colours; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
@@ -98,13 +107,20 @@ export class Pixels {
     E.mapInPlace(frame, this.grb, this.lut);
   }
 
-  /** Sends the frame if it differs from what the LEDs show. Returns true when bytes were sent. */
-  show(frame: Uint8Array): boolean {
-    if (!this.on) this.setPower(true);
+  /**
+   * Sends the frame (at time `now`, ms) if it differs from what the LEDs show. Returns 0, or while the
+   * supply is still settling, the time to show the frame of that moment instead.
+   */
+  show(frame: Uint8Array, now: number): number {
+    if (!this.on) {
+      this.setPower(true);
+      this.readyAt = now + this.settleMs;
+    }
+    if (now < this.readyAt) return this.readyAt;
     const crc = E.CRC32(frame);
     // The same frame at the same setting needs no current estimate and no write.
     const userK = this.userK;
-    if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return false;
+    if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return 0;
     // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
     const spare = this.spare;
     let k = this.lutK;
@@ -121,10 +137,10 @@ export class Pixels {
       this.keptUserK = userK;
       this.keptSum = E.sum(this.bytes);
     }
-    if (k === this.shownK && crc === this.shownCrc) return false;
+    if (k === this.shownK && crc === this.shownCrc) return 0;
     this.shownK = k;
     this.shownCrc = crc;
     require("neopixel").write(this.pin, this.bytes);
-    return true;
+    return 0;
   }
 }

@@ -10,229 +10,44 @@ import * as walk from "acorn-walk";
 import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** One thing Espruino 2v29 cannot run. line and column are 1-based, as editors expect. */
-export interface GateProblem {
-  line: number;
-  column: number;
-  message: string;
-  file: string;
-}
+import {
+  formatProblem,
+  MISSING_GLOBALS,
+  MISSING_STATIC_METHODS,
+  MISSING_STATIC_VALUES,
+  PROTOTYPE_LESS_BUILTINS,
+  MISSING_INSTANCE_METHODS,
+  ERROR_CLASSES,
+  NO_DESTRUCTURING,
+  NO_SPREAD,
+  NO_GENERATORS,
+  NO_ASYNC,
+  NO_LABELS,
+  SYNTAX_ERROR,
+  NO_MODULES,
+  UNDEFINED_BUILTIN,
+  SHARED_LOOP_BINDING,
+  findRegexProblems,
+  type GateProblem,
+} from "./gate/limits.ts";
+import {
+  newScope,
+  declare,
+  resolve,
+  functionScope,
+  bindingIdentifiers,
+  propertyName,
+  constantString,
+  isFunctionNode,
+  type DeclarationKind,
+  type Slot,
+  type Scope,
+  type Context,
+  type Reference,
+  type GlobalUse,
+} from "./gate/scopes.ts";
 
-export function formatProblem(p: GateProblem): string {
-  return `${p.file}:${p.line}:${p.column}: ${p.message}`;
-}
-
-// ---- What Espruino 2v29 lacks (ESPRUINO.md 1.2) ----
-
-const words = (text: string) => text.split(" ");
-
-/** Globals whose `typeof` is "undefined" on 2v29. */
-const MISSING_GLOBALS = new Set(words("Map Set WeakMap WeakSet WeakRef FinalizationRegistry Symbol Proxy Reflect RangeError BigInt Intl"));
-
-const TYPED_ARRAYS = words(
-  "Int8Array Uint8Array Uint8ClampedArray Int16Array Uint16Array Int32Array Uint32Array Float32Array Float64Array",
-);
-
-/** Static methods that are undefined on 2v29. */
-const MISSING_STATIC_METHODS: Record<string, readonly string[]> = {
-  Array: words("from of"),
-  Math: words("imul trunc clz32 log2 log10 log1p expm1 hypot cbrt fround sinh cosh tanh asinh acosh atanh"),
-  Number: words("isInteger isSafeInteger isFinite isNaN parseInt parseFloat"),
-  Object: words("freeze seal is isFrozen isSealed preventExtensions getOwnPropertySymbols"),
-  Promise: words("race allSettled any"),
-  Date: words("UTC"),
-  String: words("fromCodePoint raw"),
-  ...Object.fromEntries(TYPED_ARRAYS.map((name) => [name, words("from of")])),
-};
-
-/** Static values that are undefined on 2v29: any read is a bug, even an alias. */
-const MISSING_STATIC_VALUES: Record<string, readonly string[]> = { Number: words("EPSILON MAX_SAFE_INTEGER MIN_SAFE_INTEGER") };
-
-/** Built-ins whose methods are not reachable as `X.prototype.method` (only through an instance, e.g. `[].slice`). */
-const PROTOTYPE_LESS_BUILTINS = new Set(["Array", "String", "Function", ...TYPED_ARRAYS]);
-
-/** Instance methods missing on 2v29, recognisable by name (unless the bundle defines a method of that name itself). */
-const MISSING_INSTANCE_METHODS = new Set(
-  words(
-    "trimStart trimEnd matchAll codePointAt normalize localeCompare toLocaleString reduceRight flatMap flat at findLast findLastIndex copyWithin finally",
-  ),
-);
-
-const ERROR_CLASSES = new Set(words("Error TypeError SyntaxError ReferenceError RangeError EvalError URIError AggregateError"));
-
-const NO_DESTRUCTURING = "Espruino 2v29 cannot destructure (ESPRUINO.md 1.1)";
-const NO_SPREAD = "Espruino 2v29 cannot parse spread or rest (ESPRUINO.md 1.1)";
-const NO_GENERATORS = "Espruino 2v29 has no generators (ESPRUINO.md 1.1)";
-const NO_ASYNC = "Espruino 2v29 has no async/await (ESPRUINO.md 1.1)";
-const NO_LABELS = "Espruino 2v29 reads a label as a variable and throws ReferenceError (ESPRUINO.md 1.1)";
-const SYNTAX_ERROR = "SyntaxError on Espruino 2v29 (ESPRUINO.md 1.1)";
-const NO_MODULES = "Espruino 2v29 has no ES modules; bundle to one script (ESPRUINO.md 1.1)";
-const UNDEFINED_BUILTIN = "undefined on Espruino 2v29 (ESPRUINO.md 1.2)";
-const SHARED_LOOP_BINDING = "Espruino 2v29 shares one binding across iterations (ESPRUINO.md 1.1); declare a copy inside the loop body";
-const REGEX_REASONS: Record<string, string> = {
-  quantifier: "Espruino 2v29 regexes only support * and + after a single character",
-  group: "Espruino 2v29 regexes have no (?: groups, lookaround or named groups",
-  boundary: "Espruino 2v29 regexes have no word boundaries",
-  backReference: "Espruino 2v29 throws 'Backreferences not supported'",
-  flag: "Espruino 2v29 regexes only support the g and i flags",
-};
-
-// ---- Scopes: enough name resolution to tell globals from locals and to find use before declaration ----
-
-type DeclarationKind = "var" | "let" | "const" | "class" | "function" | "param" | "catch" | "import" | "own name";
-
-/** A place in a statement list: which statement of `list` a node belongs to, and the same for the enclosing lists. */
-interface Slot {
-  list: readonly acorn.AnyNode[];
-  index: number;
-  outer: Slot | null;
-}
-
-interface Declaration {
-  kind: DeclarationKind;
-  /** The statement whose execution creates the binding; null for bindings that exist on entry (params). */
-  slot: Slot | null;
-  /** For a let/const in a `for (;;)` header: the scope of the loop's test, update and body, which 2v29 runs with one shared binding. */
-  sharedIn?: Scope;
-}
-
-interface Scope {
-  parent: Scope | null;
-  isFunction: boolean;
-  /** Code here runs later than where it stands: a function that is not called right away, or an instance field initialiser. */
-  deferred: boolean;
-  names: Map<string, Declaration>;
-}
-
-interface Context {
-  scope: Scope;
-  /** Statement-list slots up to the nearest function boundary whose body does not run right away. */
-  slot: Slot | null;
-  /** A function expression that is called where it stands (an IIFE), so its body runs now. */
-  calledNow?: acorn.AnyNode;
-}
-
-/** A name read in the bundle; resolved after the walk, when every (unhoisted) declaration is known. */
-interface Reference {
-  node: acorn.Identifier;
-  scope: Scope;
-  slot: Slot | null;
-}
-
-/** A use that is a problem only when `name` is the global (not declared in the file) and not feature-tested. */
-interface GlobalUse {
-  name: string;
-  scope: Scope;
-  at: acorn.Node;
-  message: string;
-  /** `typeof featureTest` anywhere in the file marks the use as guarded (ESPRUINO.md 3.5). */
-  featureTest: string;
-}
-
-function newScope(parent: Scope | null, isFunction: boolean, deferred = false): Scope {
-  return { parent, isFunction, deferred, names: new Map() };
-}
-
-function declare(scope: Scope, name: string, kind: DeclarationKind, slot: Slot | null): void {
-  // The first declaration wins: it is the one that creates the binding when the code runs in order.
-  if (!scope.names.has(name)) scope.names.set(name, { kind, slot });
-}
-
-function resolve(scope: Scope | null, name: string): Declaration | undefined {
-  for (; scope; scope = scope.parent) {
-    const found = scope.names.get(name);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-function functionScope(scope: Scope): Scope {
-  while (!scope.isFunction && scope.parent) scope = scope.parent;
-  return scope;
-}
-
-function bindingIdentifiers(pattern: acorn.Pattern, out: acorn.Identifier[] = []): acorn.Identifier[] {
-  switch (pattern.type) {
-    case "Identifier":
-      out.push(pattern);
-      break;
-    case "ObjectPattern":
-      for (const property of pattern.properties) bindingIdentifiers(property.type === "Property" ? property.value : property, out);
-      break;
-    case "ArrayPattern":
-      for (const element of pattern.elements) if (element) bindingIdentifiers(element, out);
-      break;
-    case "RestElement":
-      bindingIdentifiers(pattern.argument, out);
-      break;
-    case "AssignmentPattern":
-      bindingIdentifiers(pattern.left, out);
-      break;
-  }
-  return out;
-}
-
-function propertyName(member: acorn.MemberExpression): string | undefined {
-  if (!member.computed && member.property.type === "Identifier") return member.property.name;
-  if (member.computed && member.property.type === "Literal" && typeof member.property.value === "string") return member.property.value;
-  return undefined;
-}
-
-/** The cooked text of a string literal or an expression-free template literal. */
-function constantString(node: acorn.AnyNode | undefined): string | undefined {
-  if (node?.type === "Literal" && typeof node.value === "string") return node.value;
-  if (node?.type === "TemplateLiteral" && node.expressions.length === 0) return node.quasis[0].value.cooked ?? undefined;
-  return undefined;
-}
-
-function isFunctionNode(node: acorn.AnyNode): boolean {
-  return node.type === "FunctionExpression" || node.type === "ArrowFunctionExpression";
-}
-
-// ---- Regex syntax (ESPRUINO.md 1.2: src/jswrap_regexp.c handles * and + after one character, g and i) ----
-
-interface RegexProblem {
-  /** Offset in the pattern, or -1 for a flag. */
-  offset: number;
-  construct: string;
-  reason: string;
-}
-
-function findRegexProblems(pattern: string, flags: string): RegexProblem[] {
-  const found: RegexProblem[] = [];
-  const add = (offset: number, construct: string, reason: string) => {
-    if (!found.some((p) => p.construct === construct)) found.push({ offset, construct, reason });
-  };
-  for (const flag of flags) if (flag !== "g" && flag !== "i") add(-1, `flag ${flag}`, REGEX_REASONS.flag);
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    const next = pattern[i + 1] ?? "";
-    if (ch === "\\") {
-      // Inside [...] \b is a backspace and digits are octal-ish escapes, both fine.
-      if (!inClass && (next === "b" || next === "B")) add(i, `\\${next} word boundary`, REGEX_REASONS.boundary);
-      else if (!inClass && /[1-9]/.test(next)) add(i, `back-reference \\${next}`, REGEX_REASONS.backReference);
-      else if (!inClass && next === "k" && pattern[i + 2] === "<") add(i, "named back-reference \\k<", REGEX_REASONS.backReference);
-      i++;
-    } else if (inClass) {
-      if (ch === "]") inClass = false;
-    } else if (ch === "[") {
-      inClass = true;
-    } else if (ch === "(" && next === "?") {
-      add(i, `group (?${pattern[i + 2] === "<" ? pattern.slice(i + 2, i + 4) : (pattern[i + 2] ?? "")}`, REGEX_REASONS.group);
-      i++;
-    } else if (ch === ")" && /[*+?{]/.test(next)) {
-      add(i + 1, `quantifier ${next} after a group`, REGEX_REASONS.quantifier);
-      i++;
-    } else if (ch === "?") {
-      const previous = pattern[i - 1];
-      add(i, previous === "*" || previous === "+" ? `lazy quantifier ${previous}?` : "? quantifier", REGEX_REASONS.quantifier);
-    } else if (ch === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(i, i + 24))) {
-      add(i, "{n,m} quantifier", REGEX_REASONS.quantifier);
-    }
-  }
-  return found;
-}
+export { formatProblem, type GateProblem } from "./gate/limits.ts";
 
 // ---- The checker ----
 

@@ -1,3 +1,13 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * A seed from the host's cryptographic source: what a board that must not be predictable (a console a
+ * stranger may reach, whose lock password comes from E.hwRand) starts from.
+ */
+export function cryptoSeed(): number {
+  return randomBytes(4).readUInt32LE(0);
+}
+
 /**
  * A small seeded pseudo-random generator (mulberry32) for the Node side: the simulator's only source
  * of randomness (a board built with the same seed behaves the same way on every run), and the solver

@@ -14,6 +14,7 @@ import { BOARDS, PAD_FILE, type BoardInfo } from "../../hardware/boards.ts";
 import {
   checkProfile,
   ledCount,
+  ledSettleMs,
   loadProfile,
   profileFile,
   segmentOffsets,
@@ -141,7 +142,7 @@ export class VirtualBoard {
     this.keys = this.circuit.keys;
     for (const k of this.keys) this.keyById.set(k.id, k);
     this.keyTarget = this.keys.map(() => false);
-    this.leds = new LedChain(ledCount(this.profile));
+    this.leds = new LedChain(ledCount(this.profile), ledSettleMs(this.profile));
     this.segments = segmentOffsets(this.profile);
     // A USB-only build (battery kind "none") has no cell: it is always on USB.
     this.batteryState = this.profile.battery ? { volts: this.profile.battery.fullV, usb: false } : { volts: 0, usb: true };
@@ -553,7 +554,7 @@ export class VirtualBoard {
     const p = this.profile.leds;
     const on = this.powered && (p.powerPin === undefined || this.circuit.level(p.powerPin) === (p.powerOnLevel ?? 1));
     const was = this.leds.powered;
-    if (this.leds.setPowered(on) || was !== on) this.emit("leds");
+    if (this.leds.setPowered(on, this.clock.now) || was !== on) this.emit("leds");
   }
 
   private setTone(tone: { freq: number } | null): void {

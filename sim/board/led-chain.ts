@@ -2,7 +2,8 @@
  * A WS2812B chain as it behaves electrically: each write's bytes are taken as G, R, B per pixel
  * from the first pixel on; pixels beyond the data keep their colour (bytes beyond the chain fall
  * off its end). Without supply every pixel is dark and forgets its colour, so after the supply
- * comes back the chain is dark until the next write.
+ * comes back the chain is dark until the next write. The supply takes `settleMs` to come up
+ * (the soft start): data sent before then is lost, and the chain stays dark.
  */
 export interface Rgb {
   r: number;
@@ -19,6 +20,8 @@ export interface LedStats {
   wireUs: number;
   /** Virtual time (ms) of the last write, -1 before the first. */
   lastWriteAt: number;
+  /** Writes that came while the supply was off or still coming up, and were lost. */
+  lost: number;
 }
 
 /** Microseconds per WS2812 pixel on the wire, interrupts off. */
@@ -28,22 +31,34 @@ export class LedChain {
   readonly count: number;
   private rgb: Uint8Array;
   private supplied = false;
-  readonly stats: LedStats = { writes: 0, bytes: 0, wireUs: 0, lastWriteAt: -1 };
+  /** When the supply, last switched on, takes data (ms). */
+  private settledAt = 0;
+  private readonly settleMs: number;
+  readonly stats: LedStats = { writes: 0, bytes: 0, wireUs: 0, lastWriteAt: -1, lost: 0 };
 
-  constructor(count: number) {
+  constructor(count: number, settleMs = 0) {
     this.count = count;
+    this.settleMs = settleMs;
     this.rgb = new Uint8Array(count * 3);
+  }
+
+  /** When the supply, last switched on, started taking data (ms). */
+  get settledSince(): number {
+    return this.settledAt;
   }
 
   get powered(): boolean {
     return this.supplied;
   }
 
-  /** Switches the LED supply. Returns whether any pixel changed. */
-  setPowered(on: boolean): boolean {
+  /** Switches the LED supply at time `at` (ms). Returns whether any pixel changed. */
+  setPowered(on: boolean, at: number): boolean {
     if (on === this.supplied) return false;
     this.supplied = on;
-    if (on) return false;
+    if (on) {
+      this.settledAt = at + this.settleMs;
+      return false;
+    }
     const lit = this.rgb.some((v) => v !== 0);
     this.rgb.fill(0);
     return lit;
@@ -55,7 +70,10 @@ export class LedChain {
     this.stats.bytes += grb.length;
     this.stats.wireUs += (grb.length / 3) * WIRE_US_PER_PIXEL;
     this.stats.lastWriteAt = at;
-    if (!this.supplied) return false;
+    if (!this.supplied || at < this.settledAt) {
+      this.stats.lost++;
+      return false;
+    }
     let changed = false;
     const n = Math.min(this.count, Math.floor(grb.length / 3));
     for (let i = 0; i < n; i++) {

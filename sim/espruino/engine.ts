@@ -260,7 +260,7 @@ export class EspruinoBoard {
       args.push(file);
     }
     this.booted = false;
-    this.leds.setPowered(false);
+    this.leds.setPowered(false, this.now);
     this.ledSupply = !this.profile.leds.powerPin;
     this.sleepAllowed = false;
     this.locked = false;
@@ -674,7 +674,7 @@ export class EspruinoBoard {
   }
 
   private setLedSupply(on: boolean): void {
-    if (this.leds.setPowered(on) || on !== this.ledsPoweredBefore) this.emit("leds");
+    if (this.leds.setPowered(on, this.now) || on !== this.ledsPoweredBefore) this.emit("leds");
     this.ledsPoweredBefore = on;
   }
   private ledsPoweredBefore = false;

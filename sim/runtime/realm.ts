@@ -164,7 +164,7 @@ export interface EspruinoRealm {
   toRealm(value: unknown): unknown;
   /** Was this function made by wrapHost (a built-in, as the console prints it)? */
   isWrapper(fn: unknown): boolean;
-  /** The contextified object: the firmware's global variables live here. */
+  /** The realm's global object (no host object behind it): the firmware's global variables live here. */
   sandbox: Record<string, unknown>;
   intrinsics: RealmIntrinsics;
   /** A new pin object named `name` (Pin.prototype, toString() gives the name). */
@@ -401,13 +401,17 @@ const PRELUDE = String.raw`(function (hooks, missing) {
 
 /** Creates a fresh realm with Espruino's built-ins only. */
 export function createEspruinoRealm(hooks: RealmHooks): EspruinoRealm {
-  const sandbox: Record<string, unknown> = {};
+  // DONT_CONTEXTIFY: the context's global is the realm's own global object, not a host object behind
+  // an interceptor (a contextified host `{}` answers every name the realm lacks from the host's
+  // Object.prototype, and is the `this` of a getter defined on globalThis: `constructor.constructor`
+  // would be the host's Function). So no object of the host stands behind any name of the realm.
   // afterEvaluate: promise jobs run at the end of each firmware callback, before timers, as on the device.
-  const context = vm.createContext(sandbox, {
+  const context = vm.createContext(vm.constants.DONT_CONTEXTIFY, {
     name: "espruino",
     codeGeneration: { strings: true, wasm: false },
     microtaskMode: "afterEvaluate",
   });
+  const sandbox = context as Record<string, unknown>;
 
   // The membrane first: the prelude's hooks are host functions too.
   type HostFn = (...args: never[]) => unknown;

@@ -1,12 +1,15 @@
 /**
- * Issue 14, probes 1 and 2: the simulator's TCP console (sim/console/tcp-console.ts) under attack. What a client types
+ * Issue 14, probes 1 and 2: the simulator's TCP console (sim/console/) under attack. What a client types
  * reaches only the firmware's realm, which holds no host function; a web page's request to the port runs
  * nothing; the per-run token and the firmware's password lock are enforced as on the device.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync } from "node:fs";
 import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { VirtualBoard } from "../../sim/board/board.ts";
-import { looksLikeHttp, startConsoleServer, type ConsoleServer } from "../../sim/console/tcp-console.ts";
+import { looksLikeHttp, startConsoleServer, type ConsoleServer } from "../../sim/console/server.ts";
 import { UnitDriver } from "../scenarios/driver.ts";
 
 /** The exploit of the issue: a host function's constructor chain leads to the host's Function. */
@@ -112,6 +115,27 @@ describe("probe 1: the console cannot run code on the host", () => {
     const out = await c.send(EXPLOIT + "\n");
     expect(out).toContain("Uncaught");
     expect(out).not.toMatch(/uid=\d+/);
+    c.socket.destroy();
+  });
+
+  it("names the realm lacks, `this` and a getter's `this` lead to no host process, typed over TCP with no token", async () => {
+    const board = new VirtualBoard({ firmware: "" });
+    board.powerOn();
+    const c = await client((await serve(board)).port);
+    const marker = join(mkdtempSync(join(tmpdir(), "bb-escape-")), "written");
+    const run = `("return process.getBuiltinModule('child_process').execSync('id').toString()")()`;
+    for (const escape of [
+      `constructor.constructor${run}`,
+      `this.constructor.constructor${run}`,
+      `hasOwnProperty.constructor${run}`,
+      `Object.defineProperty(globalThis, "g", { get: function () { return this; } }); g.constructor.constructor${run}`,
+      `constructor.constructor("process.getBuiltinModule('fs').writeFileSync(${JSON.stringify(marker)}, 'x')")()`,
+    ]) {
+      const out = await c.send(escape + "\n");
+      expect(out, escape).toContain("Uncaught");
+      expect(out, escape).not.toMatch(/uid=\d+/);
+    }
+    expect(existsSync(marker)).toBe(false);
     c.socket.destroy();
   });
 

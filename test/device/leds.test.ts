@@ -1,7 +1,51 @@
 import { describe, expect, it } from "vitest";
 import { SELFTEST_STEP_MS } from "../../firmware/ui/render.ts";
-import { bootedBoard, estimatedCurrentMa, R1, selfTestBoard } from "./helpers.ts";
-import { gridKey } from "../scenarios/driver.ts";
+import { bootedBoard, estimatedCurrentMa, firmwareBundle, R1, selfTestBoard } from "./helpers.ts";
+import { gridKey, UnitDriver } from "../scenarios/driver.ts";
+import { VirtualBoard } from "../../sim/board/board.ts";
+import { ledSettleMs } from "../../hardware/profile.ts";
+
+describe("the LED supply settles before the first frame", () => {
+  const settle = ledSettleMs(R1);
+
+  it("at power-on no frame is sent until the supply has settled, and the menu then shows", () => {
+    const board = new VirtualBoard({ firmware: firmwareBundle() });
+    const onAt: number[] = [];
+    let powered = false;
+    board.on("leds", () => {
+      if (board.ledsPowered && !powered) onAt.push(board.now);
+      powered = board.ledsPowered;
+    });
+    board.powerOn();
+    board.advance(200);
+    expect(settle).toBeGreaterThan(0);
+    expect(onAt.length).toBe(1);
+    expect(board.ledStats.writes).toBeGreaterThan(0);
+    // Nothing was sent into the ramp (a write before the settle time is lost, and counted), yet the menu shows.
+    expect(board.ledStats.lost).toBe(0);
+    expect(board.colours("pad").some((c) => c !== "off")).toBe(true);
+  });
+
+  it("on waking, the frame of that moment is shown once the supply has settled, though the screen did not change", () => {
+    const u = new UnitDriver();
+    u.startMatch({ preset: "brainiac" });
+    u.makerSecret([0, 1, 2, 3]);
+    u.tap("p11", "p12");
+    const row = u.boardRow(0);
+    const pad = u.board.colours("pad");
+    u.board.advance(5 * 60_000 + 1000); // asleep: the supply is off
+    expect(u.board.ledsPowered).toBe(false);
+    const lostBefore = u.board.ledStats.lost;
+    u.board.press("p13"); // any key wakes the unit
+    u.board.advance(100);
+    u.board.release("p13");
+    u.board.advance(100);
+    // No write went into the ramp, and the frame sent after it is the screen as it is now.
+    expect(u.board.ledStats.lost).toBe(lostBefore);
+    expect(u.boardRow(0)).toEqual(row);
+    expect(u.board.colours("pad")).toEqual(pad);
+  });
+});
 
 describe("LED output of the built bundle", () => {
   it("LED bytes decode, as GRB, to the colours the firmware rendered", () => {

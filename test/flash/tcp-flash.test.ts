@@ -1,5 +1,5 @@
 /**
- * The simulator's console over TCP (sim/console/tcp-console.ts): the unmodified espruino CLI (EspruinoTools 0.1.67) uploads
+ * The simulator's console over TCP (sim/console/): the unmodified espruino CLI (EspruinoTools 0.1.67) uploads
  * the bundle into the virtual board's Storage as .bootcde, and after a power cycle the unit boots from it and
  * answers a key press. Also npm run flash (firmware/tools/flash.ts) through the same port, and the REPL as the CLI
  * and a terminal see it. No network: the CLI gets the offline board file, and the console listens on 127.0.0.1.
@@ -20,7 +20,9 @@ import { BoardConsole } from "../../firmware/tools/board-console.ts";
 import { ESPRUINO, HAS_ESPRUINO, startRealEspruino, type RealEspruino } from "./real-espruino.ts";
 import { BOOT_FILE, VirtualBoard } from "../../sim/board/board.ts";
 import { BOARDS, PAD_FILE, storageFootprint } from "../../hardware/boards.ts";
-import { countBrackets, formatResult, startConsoleServer, type ConsoleServer } from "../../sim/console/tcp-console.ts";
+import { formatResult } from "../../sim/console/format.ts";
+import { countBrackets } from "../../sim/console/repl.ts";
+import { startConsoleServer, type ConsoleServer } from "../../sim/console/server.ts";
 import { OLD_SAVE } from "./saves.ts";
 import { flash, flashFiles, saveCrc, type FlashResult } from "../../firmware/tools/flash.ts";
 

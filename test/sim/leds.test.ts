@@ -1,9 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { segmentOffsets } from "../../hardware/profile.ts";
+import { ledSettleMs, segmentOffsets } from "../../hardware/profile.ts";
 import { boot, r1With } from "./helpers.ts";
 
 const NP = `var np = require("neopixel");`;
 const LEDS_ON = `${NP} digitalWrite(B9, 1);`;
+
+/** A board whose LED supply is on and settled, then `code` run at the console. */
+function settled(code = "") {
+  const board = boot(LEDS_ON);
+  board.advance(ledSettleMs(board.profile));
+  if (code) board.repl(code);
+  return board;
+}
 
 describe("neopixel and the LED chain", () => {
   it("refuses a pin without SPI MOSI, as the STM32 build does", () => {
@@ -19,7 +27,7 @@ describe("neopixel and the LED chain", () => {
   });
 
   it("decodes the bytes as G, R, B per LED, along the chain's segments", () => {
-    const board = boot(LEDS_ON);
+    const board = settled();
     const seg = segmentOffsets(board.profile);
     board.repl(`var buf = new Uint8ClampedArray(${board.pixels().length * 3});
       function set(i, r, g, b) { buf[3 * i] = g; buf[3 * i + 1] = r; buf[3 * i + 2] = b; }
@@ -35,7 +43,7 @@ describe("neopixel and the LED chain", () => {
   });
 
   it("keeps the colour of pixels beyond a short write, like real WS2812s", () => {
-    const board = boot(`${LEDS_ON} np.write(B15, [0, 50, 0, 0, 50, 0]); np.write(B15, [60, 0, 0]);`);
+    const board = settled(`np.write(B15, [0, 50, 0, 0, 50, 0]); np.write(B15, [60, 0, 0]);`);
     expect(board.pixels().slice(0, 3)).toEqual([
       { r: 0, g: 60, b: 0 },
       { r: 50, g: 0, b: 0 },
@@ -44,8 +52,22 @@ describe("neopixel and the LED chain", () => {
   });
 
   it("counts writes, bytes and wire time (30 us per pixel)", () => {
-    const board = boot(`${LEDS_ON} np.write(B15, new Uint8Array(30)); np.write(B15, new Uint8Array(6));`);
-    expect(board.ledStats).toEqual({ writes: 2, bytes: 36, wireUs: 360, lastWriteAt: 0 });
+    const board = settled(`np.write(B15, new Uint8Array(30)); np.write(B15, new Uint8Array(6));`);
+    expect(board.ledStats).toEqual({ writes: 2, bytes: 36, wireUs: 360, lastWriteAt: ledSettleMs(board.profile), lost: 0 });
+  });
+
+  it("loses (and counts) data sent while the supply is still coming up, and takes it once settled", () => {
+    const board = boot(`${LEDS_ON} np.write(B15, [0, 99, 0]);`);
+    expect(board.ledsPowered).toBe(true);
+    expect(board.pixels()[0]).toEqual({ r: 0, g: 0, b: 0 });
+    expect(board.ledStats.lost).toBe(1);
+    board.advance(ledSettleMs(board.profile) - 1);
+    board.repl("np.write(B15, [0, 99, 0])");
+    expect(board.pixels()[0]).toEqual({ r: 0, g: 0, b: 0 });
+    board.advance(1);
+    board.repl("np.write(B15, [0, 99, 0])");
+    expect(board.pixels()[0]).toEqual({ r: 99, g: 0, b: 0 });
+    expect(board.ledStats.lost).toBe(2);
   });
 
   it("shows nothing while the LED supply is off, and forgets every colour when it goes off", () => {
@@ -53,7 +75,9 @@ describe("neopixel and the LED chain", () => {
     board.repl("np.write(B15, [0, 99, 0])");
     expect(board.ledsPowered).toBe(false);
     expect(board.pixels()[0]).toEqual({ r: 0, g: 0, b: 0 });
-    board.repl("digitalWrite(B9, 1); np.write(B15, [0, 99, 0])");
+    board.repl("digitalWrite(B9, 1)");
+    board.advance(ledSettleMs(board.profile));
+    board.repl("np.write(B15, [0, 99, 0])");
     expect(board.pixels()[0]).toEqual({ r: 99, g: 0, b: 0 });
     board.repl("digitalWrite(B9, 0); digitalWrite(B9, 1)");
     expect(board.ledsPowered).toBe(true);

@@ -62,11 +62,13 @@ for (let r = 0; r < ROWS.length; r++) {
 tap(0);
 tap(1);
 time("play render", 100, (i) => render(app, frame, now + i * 37));
+// The supply is switched on at the first show and settled from then on (the settle time is far below 1e6 ms).
+pixels.show(frame, 0);
 time("pixels show (changed)", 100, (i) => {
   frame[0] = i & 7;
-  pixels.show(frame);
+  pixels.show(frame, 1e6);
 });
-time("pixels show (same)", 100, () => pixels.show(frame));
+time("pixels show (same)", 100, () => pixels.show(frame, 1e6));
 time("key (colour, undo)", 50, () => {
   app.key(2, true, (now += 100));
   app.key(33, true, (now += 100));
