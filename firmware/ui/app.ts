@@ -94,9 +94,9 @@ export class App implements Host {
       s.v !== SAVE_VERSION || !set || !settingsValid(set) || kindIndex(kinds, set[S_GAME]) < 0 ? "bad version or settings" : null;
     // Every game's settings, and every game's state saved.
     for (let i = 0; i < kinds.length && !problem; i++) {
-      const state = kinds[i].stateIn(s);
+      const state = (s as unknown as Record<string, unknown>)[kinds[i].save];
       const bad = kinds[i].settingsProblem;
-      problem = (bad && bad(set)) || (state ? games[i].check(state) : null);
+      problem = (bad && bad(set)) || (state ? kinds[i].check(state) : null);
     }
     if (problem) {
       this.warnUntil = now + 3000;
@@ -105,7 +105,7 @@ export class App implements Host {
     this.settings = set;
     this.screen = this.menu;
     for (let i = 0; i < kinds.length; i++) {
-      games[i].load(kinds[i].stateIn(s) || null);
+      games[i].load((s as unknown as Record<string, unknown>)[kinds[i].save] || null);
       if (s.screen === games[i].name && games[i].saved()) this.screen = games[i];
     }
     return "";
@@ -113,7 +113,7 @@ export class App implements Host {
 
   snapshot(): SavedState {
     const s = { v: SAVE_VERSION, screen: this.screen.name, settings: this.settings } as SavedState;
-    for (let i = 0; i < this.kinds.length; i++) this.kinds[i].putState(s, this.games[i].saved());
+    for (let i = 0; i < this.kinds.length; i++) (s as unknown as Record<string, unknown>)[this.kinds[i].save] = this.games[i].saved();
     return s;
   }
 
@@ -169,8 +169,7 @@ export class App implements Host {
 
   /** Does a game hold a secret the codebreaker must not read (whatever the screen shows now)? */
   secretHeld(): boolean {
-    for (let i = 0; i < this.games.length; i++) if (this.games[i].holdsSecret()) return true;
-    return false;
+    return this.games.some((game) => game.holdsSecret());
   }
 
   /** Should the USB console be locked? While a two-player game holds a secret, if the setting says so. */

@@ -4,8 +4,8 @@
  * ui/codebreaker.ts.
  */
 import { PRESET_IDS, rulesFor } from "../core/presets";
-import { checkConfig } from "../core/match";
-import type { MatchState, PresetId } from "../core/types";
+import { checkConfig, checkMatchState } from "../core/match";
+import type { PresetId } from "../core/types";
 import type { GameKind } from "./game";
 import { CodebreakerScreen } from "./codebreaker";
 import { OFF_ON } from "./menu";
@@ -14,8 +14,8 @@ import { GAMES_MENU, matchConfig, MODE_MENU, S_GAME, S_GAMES, S_HARDER, S_MODE }
 
 export const CODEBREAKER: GameKind = {
   ids: PRESET_IDS,
-  stateIn: (s) => s.match,
-  putState: (s, state) => (s.match = state as MatchState | null),
+  // Format 2's key of the match (SAVE_KEYS.match; test/registry checks they agree).
+  save: "hn",
   menu: [
     { at: 6, options: OFF_ON, colours: [GREEN], set: S_HARDER },
     { at: 12, options: MODE_MENU, colours: [ORANGE], set: S_MODE },
@@ -26,5 +26,6 @@ export const CODEBREAKER: GameKind = {
   fits: (layout, id) => rulesFor(id as PresetId, false).pegs <= layout.pegs,
   // The match settings are checked when a codebreaker game is chosen (else the game setting is not a preset).
   settingsProblem: (s) => (PRESET_IDS.indexOf(s[S_GAME] as PresetId) < 0 ? null : checkConfig(matchConfig(s))),
+  check: checkMatchState,
   screen: (host, rand) => new CodebreakerScreen(host, rand),
 };

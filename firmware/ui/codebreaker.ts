@@ -9,7 +9,6 @@ import type { Code, Feedback, MatchState, Refusal, Result, Rules } from "../core
 import {
   answer,
   checkConfig,
-  checkMatchState,
   gameEnded,
   keepSecretInHead,
   matchHoldsSecret,
@@ -202,10 +201,6 @@ export class CodebreakerScreen implements GameScreen {
 
   saved(): MatchState | null {
     return this.match;
-  }
-
-  check(state: unknown): string | null {
-    return checkMatchState(state);
   }
 
   /** A saved match (or none); after a power cut while the unit was thinking, it takes the work up again. */

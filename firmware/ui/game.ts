@@ -28,15 +28,19 @@ export interface SavedState {
 export interface GameKind {
   /** The values of the game setting (S_GAME) that play it: one key each on the menu's first row, in this order. */
   ids: string[];
-  /** Its state's field in the saved state, read and written (property accesses: the bundle's names follow the save format's keys). */
-  stateIn(s: SavedState): unknown;
-  putState(s: SavedState, state: unknown): void;
+  /**
+   * Its state's key in the saved state's JSON, as written: the built-in games' are their fields' keys in the
+   * save format (firmware/save-format.ts SAVE_KEYS: match "hn", flip "qt"); a new game's may be its name.
+   */
+  save: string;
   /** Its settings on the menu (rows 2 to 4); the unit's own (row 5, the lock) follow. */
   menu: MenuItem[];
   /** Can this build play the option (e.g. five holes per row)? All can when absent. */
   fits?: (layout: Layout, id: string) => boolean;
   /** Why the settings make none of its games, when this game is chosen ("" or null: they do). */
   settingsProblem?: (s: Settings) => string | null;
+  /** Why a saved state of this game cannot be used (null: it can). */
+  check(state: unknown): string | null;
   /** Its screen, made once at start. */
   screen(host: Host, rand: () => number): GameScreen;
 }

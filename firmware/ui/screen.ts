@@ -29,9 +29,7 @@ export interface GameScreen extends Screen {
   start(s: Settings): boolean;
   /** Its game's state as saved (null: none). */
   saved(): unknown;
-  /** Why a saved state of this game cannot be used (null: it can). */
-  check(state: unknown): string | null;
-  /** Takes a saved state that passed check() (or null: no game), as after a power cut. */
+  /** Takes a saved state that passed its GameKind.check (or null: no game), as after a power cut. */
   load(state: unknown): void;
   /** Shown again (resumed from the menu), when the screen has something to set up then. */
   enter?(): void;

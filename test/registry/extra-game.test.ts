@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFirmware } from "../../firmware/tools/build.ts";
 import { VirtualBoard } from "../../sim/board/board.ts";
+import { GAMES } from "../../firmware/ui/games.ts";
+import { SAVE_KEYS } from "../../firmware/save-format.ts";
 
 const GAMES_WITH_TALLY = fileURLToPath(new URL("./tally/games.ts", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "brainboard-tally-"));
@@ -77,5 +79,11 @@ describe("a game added through the list of games alone", () => {
     board.advance(1000);
     // The codebreaker's pad: six colour keys, OK green.
     expect(pad(board, 0, 5, 35)).toEqual(["red", "orange", "green"]);
+  });
+});
+
+describe("the built-in games on the list", () => {
+  it("save under the save format's keys of their fields (format 2's: old saves still restore)", () => {
+    expect(GAMES.map((g) => g.save)).toEqual([SAVE_KEYS.match, SAVE_KEYS.flip]);
   });
 });

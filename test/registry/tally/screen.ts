@@ -29,9 +29,6 @@ export class TallyScreen implements GameScreen {
   saved(): TallyState | null {
     return this.state;
   }
-  check(state: unknown): string | null {
-    return checkTally(state);
-  }
   load(state: unknown): void {
     this.state = state as TallyState | null;
   }
@@ -76,8 +73,8 @@ export class TallyScreen implements GameScreen {
 
 export const TALLY: GameKind = {
   ids: ["tally"],
-  stateIn: (s) => s.tally,
-  putState: (s, state) => (s.tally = state),
+  save: "tally",
   menu: [],
+  check: checkTally,
   screen: (host) => new TallyScreen(host),
 };
