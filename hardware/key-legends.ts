@@ -11,7 +11,7 @@
  * names in MENU_LEGENDS and MENU_KEY_LEGENDS); only the longer words for tooltips are added here.
  */
 import type { Profile } from "./profile.ts";
-import { G_HINT } from "../firmware/ui/codebreaker.ts";
+import { G_HINT } from "../firmware/ui/layout.ts";
 import type { Settings } from "../firmware/ui/settings.ts";
 import { GAMES } from "../firmware/ui/games.ts";
 import { menus, G_RESUME, MENU_KEY_LEGENDS, MENU_LEGENDS, type MenuItem } from "../firmware/ui/menu.ts";

@@ -83,18 +83,17 @@ export class App implements Host {
     const s = data as SavedState;
     this.now = now;
     if (data === undefined) return ""; // nothing saved yet
-    if (!s || typeof s !== "object") {
-      this.warnUntil = now + 3000;
-      return "saved state refused: not an object";
-    }
-    const set = s.settings;
+    const set = s && s.settings;
     const kinds = this.kinds;
-    const games = this.games;
     let problem =
-      s.v !== SAVE_VERSION || !set || !settingsValid(set) || kindIndex(kinds, set[S_GAME]) < 0 ? "bad version or settings" : null;
+      !s || typeof s !== "object"
+        ? "not an object"
+        : s.v !== SAVE_VERSION || !set || !settingsValid(set) || kindIndex(kinds, set[S_GAME]) < 0
+          ? "bad version or settings"
+          : null;
     // Every game's settings, and every game's state saved.
     for (let i = 0; i < kinds.length && !problem; i++) {
-      const state = (s as unknown as Record<string, unknown>)[kinds[i].save];
+      const state = kinds[i].stateIn(s);
       const bad = kinds[i].settingsProblem;
       problem = (bad && bad(set)) || (state ? kinds[i].check(state) : null);
     }
@@ -102,10 +101,11 @@ export class App implements Host {
       this.warnUntil = now + 3000;
       return "saved state refused: " + problem;
     }
+    const games = this.games;
     this.settings = set;
     this.screen = this.menu;
     for (let i = 0; i < kinds.length; i++) {
-      games[i].load((s as unknown as Record<string, unknown>)[kinds[i].save] || null);
+      games[i].load(kinds[i].stateIn(s) || null);
       if (s.screen === games[i].name && games[i].saved()) this.screen = games[i];
     }
     return "";
@@ -113,7 +113,7 @@ export class App implements Host {
 
   snapshot(): SavedState {
     const s = { v: SAVE_VERSION, screen: this.screen.name, settings: this.settings } as SavedState;
-    for (let i = 0; i < this.kinds.length; i++) (s as unknown as Record<string, unknown>)[this.kinds[i].save] = this.games[i].saved();
+    for (let i = 0; i < this.kinds.length; i++) this.kinds[i].putState(s, this.games[i].saved());
     return s;
   }
 

@@ -5,7 +5,7 @@
  */
 import { PRESET_IDS, rulesFor } from "../core/presets";
 import { checkConfig, checkMatchState } from "../core/match";
-import type { PresetId } from "../core/types";
+import type { MatchState, PresetId } from "../core/types";
 import type { GameKind } from "./game";
 import { CodebreakerScreen } from "./codebreaker";
 import { OFF_ON } from "./menu";
@@ -14,8 +14,8 @@ import { GAMES_MENU, matchConfig, MODE_MENU, S_GAME, S_GAMES, S_HARDER, S_MODE }
 
 export const CODEBREAKER: GameKind = {
   ids: PRESET_IDS,
-  // Format 2's key of the match (SAVE_KEYS.match; test/registry checks they agree).
-  save: "hn",
+  stateIn: (s) => s.match,
+  putState: (s, state) => (s.match = state as MatchState | null),
   menu: [
     { at: 6, options: OFF_ON, colours: [GREEN], set: S_HARDER },
     { at: 12, options: MODE_MENU, colours: [ORANGE], set: S_MODE },

@@ -203,8 +203,8 @@ export class FlipScreen implements GameScreen {
 /** Brain Flip on the list of games (ui/games.ts): its menu is its rules, players, grid and who flips the answers. */
 export const BRAIN_FLIP: GameKind = {
   ids: ["brainflip"],
-  // Format 2's key of the Brain Flip game (SAVE_KEYS.flip; test/registry checks they agree).
-  save: "qt",
+  stateIn: (s) => s.flip,
+  putState: (s, state) => (s.flip = state as FlipState | null),
   menu: [
     { at: 6, options: ["flip", "straight"], colours: [GREEN], set: S_FLIP_MODE },
     { at: 12, options: FLIP_PLAYERS_MENU, colours: [ORANGE], set: S_PLAYERS },

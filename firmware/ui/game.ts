@@ -29,10 +29,11 @@ export interface GameKind {
   /** The values of the game setting (S_GAME) that play it: one key each on the menu's first row, in this order. */
   ids: string[];
   /**
-   * Its state's key in the saved state's JSON, as written: the built-in games' are their fields' keys in the
-   * save format (firmware/save-format.ts SAVE_KEYS: match "hn", flip "qt"); a new game's may be its name.
+   * Its state's field in the saved state, read and written. (Property accesses, not a key as a string: the
+   * bundle's names are the save format's keys, firmware/save-format.ts SAVE_KEYS, and the source's are not.)
    */
-  save: string;
+  stateIn(s: SavedState): unknown;
+  putState(s: SavedState, state: unknown): void;
   /** Its settings on the menu (rows 2 to 4); the unit's own (row 5, the lock) follow. */
   menu: MenuItem[];
   /** Can this build play the option (e.g. five holes per row)? All can when absent. */

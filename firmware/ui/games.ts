@@ -4,7 +4,11 @@
  * (a core module), its screen with its GameKind (ui/game.ts), and an entry here.
  */
 import type { GameKind } from "./game";
+import { gameIds } from "./game";
 import { CODEBREAKER } from "./codebreaker-game";
 import { BRAIN_FLIP } from "./flip";
 
 export const GAMES: GameKind[] = [CODEBREAKER, BRAIN_FLIP];
+
+/** The menu's first row, key by key: every game option of the list (views and tools; not in the bundle). */
+export const GAME_IDS = /* @__PURE__ */ gameIds(GAMES);

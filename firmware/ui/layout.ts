@@ -16,6 +16,8 @@ export const G_BLANK = 8;
 export const G_SLOT = 12; // one key per hole: row 3
 export const G_EXACT = 18; // feedback entry on builds without a codemaker pad
 export const G_NEAR = 19;
+/** The hint key of a human codebreaker: how many codes still fit, and one of them in the row. */
+export const G_HINT = 11;
 export const G_MENU = 30;
 export const G_UNDO = 33;
 export const G_CLEAR = 34;

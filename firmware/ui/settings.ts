@@ -96,7 +96,6 @@ export function settingsByIndex(n: NamedSettings): Settings {
   return SETTING_NAMES.map((name) => n[name]) as unknown as Settings;
 }
 
-export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"];
 export const MODE_MENU: MatchMode[] = MODES;
 export const GAMES_MENU = [2, 4, 6, 8, 10];
 export const FLIP_PLAYERS_MENU = [2, 3, 4, 5, 6];

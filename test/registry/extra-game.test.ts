@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFirmware } from "../../firmware/tools/build.ts";
 import { VirtualBoard } from "../../sim/board/board.ts";
 import { GAMES } from "../../firmware/ui/games.ts";
-import { SAVE_KEYS } from "../../firmware/save-format.ts";
+import type { SavedState } from "../../firmware/ui/game.ts";
 
 const GAMES_WITH_TALLY = fileURLToPath(new URL("./tally/games.ts", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "brainboard-tally-"));
@@ -83,7 +83,10 @@ describe("a game added through the list of games alone", () => {
 });
 
 describe("the built-in games on the list", () => {
-  it("save under the save format's keys of their fields (format 2's: old saves still restore)", () => {
-    expect(GAMES.map((g) => g.save)).toEqual([SAVE_KEYS.match, SAVE_KEYS.flip]);
+  it("save under their fields of the saved state (format 2's keys in the bundle: old saves still restore)", () => {
+    const s = { v: 2, screen: "menu", settings: [], match: null, flip: null } as unknown as SavedState;
+    GAMES.forEach((g, i) => g.putState(s, i));
+    expect([s.match, s.flip]).toEqual([0, 1]);
+    expect(GAMES.map((g) => g.stateIn(s))).toEqual([0, 1]);
   });
 });

@@ -73,7 +73,8 @@ export class TallyScreen implements GameScreen {
 
 export const TALLY: GameKind = {
   ids: ["tally"],
-  save: "tally",
+  stateIn: (s) => s.tally,
+  putState: (s, state) => (s.tally = state),
   menu: [],
   check: checkTally,
   screen: (host) => new TallyScreen(host),
