@@ -48,13 +48,10 @@ export interface GameKind {
 
 /** Every game option of the list, in the order of the menu's first row. */
 export function gameIds(kinds: GameKind[]): string[] {
-  let ids: string[] = [];
-  for (let i = 0; i < kinds.length; i++) ids = ids.concat(kinds[i].ids);
-  return ids;
+  return kinds.reduce((ids: string[], kind) => ids.concat(kind.ids), []);
 }
 
 /** The index in the list of the game that plays this option (-1: none). */
 export function kindIndex(kinds: GameKind[], id: unknown): number {
-  for (let i = 0; i < kinds.length; i++) if (kinds[i].ids.indexOf(id as string) >= 0) return i;
-  return -1;
+  return kinds.findIndex((kind) => kind.ids.indexOf(id as string) >= 0);
 }
