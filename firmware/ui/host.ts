@@ -21,6 +21,8 @@ export interface Host {
   /** The refusal being shown: on which holes (FLASH_*), at which positions. */
   flashTarget?: FlashTarget;
   flashPositions: number[];
+  /** The frame lights the secret's holes under the codemaker's shield (the device then keeps the LEDs' current from telling their colours). */
+  secretCovered?: boolean;
   /** The menu screen (what a game's menu key goes back to). */
   readonly menu: Screen;
   /** The game screen of the kind chosen in the settings. */

@@ -9,7 +9,7 @@ import profile from "brainboard:profile";
 import { App } from "../../../firmware/ui/app";
 import { render } from "../../../firmware/ui/render";
 import { Pixels } from "../../../firmware/device/pixels";
-import { PALETTE_RGB } from "../../../firmware/ui/palette";
+import { PALETTE_RGB, WHITE } from "../../../firmware/ui/palette";
 import { KeyScanner } from "../../../firmware/device/keys";
 import { Scheduler } from "../../../firmware/device/scheduler";
 
@@ -23,7 +23,7 @@ declare const global: {
 
 const app = new App(profile, Math.random);
 const frame = new Uint8Array(profile.ledCount);
-const pixels = new Pixels(profile, PALETTE_RGB);
+const pixels = new Pixels(profile, PALETTE_RGB, WHITE);
 let now = 1000;
 
 function tap(k: number): void {
@@ -66,9 +66,9 @@ time("play render", 100, (i) => render(app, frame, now + i * 37));
 pixels.show(frame, 0);
 time("pixels show (changed)", 100, (i) => {
   frame[0] = i & 7;
-  pixels.show(frame, 1e6);
+  pixels.show(frame, 1e6, app.secretCovered);
 });
-time("pixels show (same)", 100, () => pixels.show(frame, 1e6));
+time("pixels show (same)", 100, () => pixels.show(frame, 1e6, app.secretCovered));
 time("key (colour, undo)", 50, () => {
   app.key(2, true, (now += 100));
   app.key(33, true, (now += 100));
