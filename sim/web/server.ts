@@ -42,7 +42,7 @@
  * so it does not survive the server (no storage file); a watch plays as `watchRealTime` does.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { VirtualBoard } from "../board/board.ts";
@@ -50,11 +50,8 @@ import { EngineError, EspruinoBoard } from "../espruino/engine.ts";
 import { SLOT_NAMES } from "../board/saves.ts";
 import { unitGeometry } from "../../hardware/geometry.ts";
 import { keyAliases, keyboardShortcuts } from "../../hardware/key-names.ts";
-import { pictureList } from "../views/pictures.ts";
 import {
-  CapExceeded,
   CommandBudget,
-  ExpectFailure,
   MAX_COMMAND_VIRTUAL_MS,
   parseScript,
   runCommand,
@@ -70,13 +67,11 @@ import { StatusReader } from "../views/status.ts";
 import { COLOUR_INITIALS, INITIALS_LEGEND, screenViews, type ScreenPixel } from "../views/view.ts";
 import { EventStream } from "./event-stream.ts";
 import { FlipDeal } from "./flip-deal.ts";
-import { body, BodyTooLarge, listen, serveStatic } from "./http.ts";
-import { refusal } from "./security.ts";
+import { listen } from "./http.ts";
+import { routes } from "./routes.ts";
 import {
   COMMAND_CPU_MS,
   DEFAULT_PORT,
-  MAX_BODY_BYTES,
-  MAX_STREAM_CLIENTS,
   REAL_COMMAND_MS,
   TICK_MS,
   TOKEN_HEADER,
@@ -87,7 +82,6 @@ import {
   type SimState,
   type ViewSwitches,
 } from "./types.ts";
-import { watchOptions, watchProblem } from "./watch-request.ts";
 
 export { PAGE_DIR } from "./http.ts";
 export * from "./types.ts";
@@ -334,111 +328,23 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const json = (status: number, data: unknown) => {
-      const text = JSON.stringify(data);
-      res.writeHead(status, {
-        "content-type": "application/json",
-        "cache-control": "no-store",
-        "content-length": Buffer.byteLength(text),
-      });
-      res.end(req.method === "HEAD" ? undefined : text);
-    };
-    const refuse = (status: number, error: string) => {
-      // The request's body is not wanted: what arrives of it is dropped. Too large a body closes the connection.
-      req.resume();
-      if (status === 413) {
-        res.setHeader("connection", "close");
-        res.on("finish", () => req.socket.destroySoon());
-      }
-      json(status, { ok: false, error });
-    };
-    let url: URL;
-    try {
-      url = new URL(req.url ?? "/", "http://localhost");
-      if (!(req.url ?? "/").startsWith("/")) throw new Error("not a path");
-    } catch {
-      return refuse(400, "the request's URL is not a path on this server");
-    }
-    const path = url.pathname;
-    const refused = refusal(req, url, port, opts.host, token);
-    if (refused) return refuse(...refused);
-    const lengthHeader = Number(req.headers["content-length"] ?? 0);
-    if (lengthHeader > MAX_BODY_BYTES) return refuse(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
-    const readBody = async (): Promise<string | null> => {
-      try {
-        return await body(req, MAX_BODY_BYTES);
-      } catch (e) {
-        if (e instanceof BodyTooLarge) refuse(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
-        else refuse(400, "the body could not be read");
-        return null;
-      }
-    };
-    const jsonBody = async (example: string): Promise<Record<string, unknown> | null> => {
-      const text = await readBody();
-      if (text === null) return null;
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch {
-        data = undefined;
-      }
-      if (!data || typeof data !== "object" || Array.isArray(data)) {
-        json(400, { ok: false, error: `the body must be a JSON object like ${example}` });
-        return null;
-      }
-      return data as Record<string, unknown>;
-    };
-    if (req.method === "GET" && path === "/api/layout") return json(200, layout);
-    if (req.method === "GET" && path === "/api/state") return json(200, state());
-    if (req.method === "GET" && path === "/api/pictures") return json(200, pictureList());
-    if (req.method === "GET" && path === "/api/events") {
-      if (!events.open(req, res)) return refuse(503, `at most ${MAX_STREAM_CLIENTS} event streams at once`);
-      return;
-    }
-    if (req.method === "POST" && path === "/api/command") {
-      const text = await readBody();
-      if (text === null) return;
-      try {
-        const cmds = parseScript(text, profile);
-        const shown = real ? await runParsedReal(cmds) : runParsed(cmds, COMMAND_CPU_MS);
-        return json(200, { ok: true, now: board.now, ran: cmds.map(formatCommand), shown });
-      } catch (e) {
-        if (e instanceof ScriptError || e instanceof ExpectFailure) return json(400, { ok: false, error: e.message });
-        if (e instanceof CapExceeded) return json(503, { ok: false, error: e.message });
-        // The real interpreter off, stopped or not answering: said as the engine says it (no stack, no path).
-        if (e instanceof EngineError) return json(503, { ok: false, error: e.message });
-        throw e;
-      }
-    }
-    if (req.method === "POST" && path === "/api/view") {
-      const data = (await jsonBody('{"shield": true}')) as Partial<ViewSwitches> | null;
-      if (!data) return;
-      for (const k of ["shield", "labels", "muted"] as const) if (typeof data[k] === "boolean") view[k] = data[k];
-      events.dirty = true;
-      flush();
-      return json(200, { ok: true, view });
-    }
-    if (req.method === "POST" && path === "/api/watch") {
-      const data = await jsonBody('{"action": "start", "preset": "race"}');
-      if (!data) return;
-      if (data.action === "stop") {
-        watcher?.stop();
-        flush();
-        return json(200, { ok: true, watch: watcher?.status() ?? null });
-      }
-      if (data.action !== "start") return json(400, { ok: false, error: 'action must be "start" or "stop"' });
-      const problem = watchProblem(data);
-      if (problem) return json(400, { ok: false, error: problem });
-      const w = startWatch(watchOptions(data));
-      flush();
-      return json(200, { ok: true, watch: w.status() });
-    }
-    if (path.startsWith("/api/")) return refuse(404, `${String(req.method).slice(0, 10)} ${path.slice(0, 100)} is not served`);
-    if (req.method === "GET" || req.method === "HEAD") return serveStatic(path, res, token);
-    refuse(405, `${String(req.method).slice(0, 10)} ${path.slice(0, 100)} is not served`);
-  }
-
+  const handle = routes({
+    layout,
+    state,
+    view,
+    events,
+    flush,
+    async run(text) {
+      const cmds = parseScript(text, profile);
+      const shown = real ? await runParsedReal(cmds) : runParsed(cmds, COMMAND_CPU_MS);
+      return { now: board.now, ran: cmds.map(formatCommand), shown };
+    },
+    watcher: () => watcher,
+    startWatch,
+    port: () => port,
+    host: opts.host,
+    token,
+  });
   let port = 0;
   const requested = opts.port ?? DEFAULT_PORT;
   let portTaken: number | undefined;
