@@ -1,8 +1,9 @@
 /** HTTP plumbing of the web server: listening, bounded request bodies, the page's static files. */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
 
 export const PAGE_DIR = fileURLToPath(new URL("./page/", import.meta.url));
 
@@ -52,6 +53,11 @@ export function body(req: IncomingMessage, limit: number): Promise<string> {
 
 /** A file of the page; its HTML carries the per-run token. */
 export function serveStatic(path: string, res: ServerResponse, token: string): void {
+  if (path === "/app.js") {
+    res.writeHead(200, { "content-type": TYPES[".js"], "cache-control": "no-cache" });
+    res.end(pageScript());
+    return;
+  }
   let decoded: string;
   try {
     decoded = decodeURIComponent(path === "/" ? "/index.html" : path);
@@ -71,6 +77,12 @@ export function serveStatic(path: string, res: ServerResponse, token: string): v
     return;
   }
   const type = TYPES[extname(file)] ?? "application/octet-stream";
+  if (extname(file) === ".ts") {
+    // The page's sources are served compiled (pageScript), not as they are.
+    res.writeHead(404, { "content-type": "text/plain" });
+    res.end("not found\n");
+    return;
+  }
   if (extname(file) === ".html") {
     // The page learns the per-run token from its own HTML: a page of another origin cannot read it.
     const html = readFileSync(file, "utf8").replace(/<head>/i, (h) => `${h}\n    <meta name="brainboard-token" content="${token}" />`);
@@ -80,4 +92,31 @@ export function serveStatic(path: string, res: ServerResponse, token: string): v
   }
   res.writeHead(200, { "content-type": type, "cache-control": "no-cache" });
   res.end(readFileSync(file));
+}
+
+let compiled: { at: number; code: string } | null = null;
+
+/**
+ * The page's script: sim/web/page/app.ts and the modules it imports, bundled for the browser by esbuild,
+ * again whenever a source file changed since.
+ */
+export function pageScript(): string {
+  const at = Math.max(
+    ...readdirSync(PAGE_DIR)
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => statSync(join(PAGE_DIR, f)).mtimeMs),
+  );
+  if (compiled?.at !== at) {
+    const out = buildSync({
+      entryPoints: [join(PAGE_DIR, "app.ts")],
+      bundle: true,
+      write: false,
+      format: "esm",
+      target: "es2020",
+      sourcemap: "inline",
+      logLevel: "silent",
+    });
+    compiled = { at, code: out.outputFiles[0].text };
+  }
+  return compiled.code;
 }

@@ -2,35 +2,29 @@
 // (/api/events), and sends key presses and commands back (/api/command, /api/view). It keeps no
 // state of the board or the view: every LED, switch and reading comes from the server.
 
-// The server's per-run token (issue 14), from the HTML it served: every API request carries it, the
-// fetches as a header and the event stream (which cannot send headers) as ?token=. All of it is here.
-const TOKEN = document.querySelector('meta[name="brainboard-token"]')?.getAttribute("content") ?? "";
-const pageFetch = window.fetch.bind(window);
-window.fetch = (url, init = {}) => pageFetch(url, { ...init, headers: { ...(init.headers || {}), "x-brainboard-token": TOKEN } });
-const PageEventSource = window.EventSource;
-window.EventSource = class extends PageEventSource {
-  constructor(url, init) {
-    super(`${url}${String(url).includes("?") ? "&" : "?"}token=${encodeURIComponent(TOKEN)}`, init);
-  }
-};
+import { apiEvents, apiFetch } from "./api.ts";
+import type { FlipCards, SimLayout, SimState, ViewSwitches } from "../types.ts";
+import type { UnitStatus } from "../../views/status.ts";
+import type { WatchStatus } from "../../play/watch.ts";
 
-const $ = (id) => document.getElementById(id);
-const unitEl = $("unit");
-let layout = null;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const $ = <T extends HTMLElement = any>(id: string): T => document.getElementById(id) as T;
+const unitEl = $<HTMLElement>("unit");
+let layout: SimLayout = null as unknown as SimLayout;
 /** Elements by segment name, index -> element that shows that LED (a hole, or a pad key's cap). */
-const ledEls = {};
-const keyEls = new Map();
-let lastState = null;
+const ledEls: Record<string, HTMLElement[]> = {};
+const keyEls = new Map<string, HTMLElement>();
+let lastState: SimState | null = null;
 /** Brain Flip's 100 pictures by id ({name, url}), from /api/pictures. */
-let pictures = null;
+let pictures: Record<number, { name: string; url: string }> | null = null;
 
 // ---------------------------------------------------------------- commands
 
-let queue = Promise.resolve();
+let queue: Promise<unknown> = Promise.resolve();
 /** Sends script lines to the board, one request after another (a release never overtakes its press). */
-function command(text) {
+function command(text: string): Promise<unknown> {
   queue = queue
-    .then(() => fetch("api/command", { method: "POST", headers: { "content-type": "text/plain" }, body: text }))
+    .then(() => apiFetch("api/command", { method: "POST", headers: { "content-type": "text/plain" }, body: text }))
     .then(async (res) => {
       if (!res.ok) toast((await res.json()).error || `${text}: HTTP ${res.status}`);
     })
@@ -38,14 +32,14 @@ function command(text) {
   return queue;
 }
 
-function setView(change) {
-  fetch("api/view", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(change) }).catch(() =>
+function setView(change: Partial<ViewSwitches>): void {
+  apiFetch("api/view", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(change) }).catch(() =>
     showOffline(true),
   );
 }
 
-let toastTimer = 0;
-function toast(message) {
+let toastTimer: ReturnType<typeof setTimeout> | undefined;
+function toast(message: string): void {
   const el = $("toast");
   el.textContent = message;
   el.hidden = false;
@@ -54,7 +48,7 @@ function toast(message) {
 }
 
 /** The server is gone (or back): the page says so, greys the unit out and stops its clock. */
-function showOffline(on) {
+function showOffline(on: boolean): void {
   const was = document.body.classList.contains("offline");
   $("offline").hidden = !on;
   document.body.classList.toggle("offline", on);
@@ -69,19 +63,19 @@ function showOffline(on) {
 
 // ---------------------------------------------------------------- drawing the unit
 
-function mm(v) {
+function mm(v: number): string {
   return `calc(var(--mm) * ${v})`;
 }
 
-function place(el, x, y, w, h) {
+function place(el: HTMLElement, x: number, y: number, w: number, h: number): void {
   el.style.left = mm(x - w / 2);
   el.style.top = mm(y - h / 2);
   el.style.width = mm(w);
   el.style.height = mm(h);
 }
 
-const COMBO_NAMES = { Enter: "⏎", Backspace: "⌫", Escape: "Esc", Delete: "Del" };
-function comboLabel(combo) {
+const COMBO_NAMES: Record<string, string> = { Enter: "⏎", Backspace: "⌫", Escape: "Esc", Delete: "Del" };
+function comboLabel(combo: string): string {
   const shift = combo.startsWith("Shift+");
   const base = shift ? combo.slice(6) : combo;
   return (shift ? "⇧" : "") + (COMBO_NAMES[base] || base.toUpperCase());
@@ -92,14 +86,21 @@ function comboLabel(combo) {
  * they are the unit as built; on a phone they stack, each scaled to the screen's width (the pad's
  * keys then stay at least 44 px), and the page scrolls.
  */
-const plates = { board: null, pad: null };
+interface Plate {
+  el: HTMLElement;
+  /** Where it starts on the unit, its width and height (mm). */
+  x0: number;
+  w: number;
+  h: number;
+}
+const plates: Record<"board" | "pad", Plate> = { board: null as unknown as Plate, pad: null as unknown as Plate };
 
 /** Which plate an element centred at x (mm) belongs to. */
-function plateAt(x) {
+function plateAt(x: number): Plate {
   return x < plates.pad.x0 ? plates.board : plates.pad;
 }
 
-function placeOn(plate, el, x, y, w, h) {
+function placeOn(plate: Plate, el: HTMLElement, x: number, y: number, w: number, h: number): void {
   place(el, x - plate.x0, y, w, h);
   plate.el.append(el);
 }
@@ -118,7 +119,7 @@ function build() {
   for (const [name, x0, x1] of [
     ["board", 0, padLeft],
     ["pad", padLeft, g.width],
-  ]) {
+  ] as const) {
     const el = document.createElement("div");
     el.className = `plate plate-${name}`;
     el.dataset.plate = name;
@@ -174,10 +175,10 @@ function build() {
     el.dataset.title = el.title;
     el.dataset.legend = k.legend;
     el.dataset.sublegend = k.sublegend;
-    el.querySelector(".legend").textContent = k.legend;
-    el.querySelector(".sub").textContent = k.sublegend;
+    el.querySelector<HTMLElement>(".legend")!.textContent = k.legend;
+    el.querySelector<HTMLElement>(".sub")!.textContent = k.sublegend;
     const shortcut = k.shortcuts.find((s) => s !== k.legend);
-    if (shortcut) el.querySelector(".kbd").textContent = comboLabel(shortcut);
+    if (shortcut) el.querySelector<HTMLElement>(".kbd")!.textContent = comboLabel(shortcut);
     if (k.dot) {
       const dot = document.createElement("span");
       dot.className = "dot-print";
@@ -220,21 +221,21 @@ function build() {
   $("shield").hidden = !g.shield;
 
   // The keyboard help, from the server's shortcut table.
-  const byAlias = new Map();
+  const byAlias = new Map<string, string[]>();
   for (const s of layout.shortcuts) byAlias.set(s.alias, [...(byAlias.get(s.alias) || []), s.combo]);
   const help = $("shortcuts");
   help.innerHTML = "";
   for (const [alias, combos] of byAlias) {
     const row = document.createElement("div");
     row.innerHTML = `<span class="keys"></span><span class="what"></span>`;
-    row.querySelector(".keys").append(
+    row.querySelector(".keys")!.append(
       ...combos.map((c) => {
         const k = document.createElement("kbd");
         k.textContent = comboLabel(c);
         return k;
       }),
     );
-    row.querySelector(".what").textContent = alias;
+    row.querySelector(".what")!.textContent = alias;
     help.append(row);
   }
   $("legend").textContent = layout.initialsLegend;
@@ -249,8 +250,8 @@ function build() {
 
 /** How the Master answers: the codemaker pad's keys and their keyboard shortcuts (Z yes, X no...). */
 function flipAnswersHelp() {
-  const idOf = (alias) => (layout.aliases.find((a) => a.alias === alias) || {}).id;
-  const combo = (alias) => {
+  const idOf = (alias: string) => layout.aliases.find((a) => a.alias === alias)?.id;
+  const combo = (alias: string) => {
     const s = layout.shortcuts.find((x) => x.id === idOf(alias));
     return s ? `<kbd>${comboLabel(s.combo)}</kbd>` : "";
   };
@@ -285,8 +286,8 @@ function resize() {
     unitEl.style.height = "";
     return;
   }
-  const stage = $("stage");
-  const room = stage.clientHeight - $("stage").querySelector(".now").offsetHeight;
+  const stage = $<HTMLElement>("stage");
+  const room = stage.clientHeight - stage.querySelector<HTMLElement>(".now")!.offsetHeight;
   const k = Math.min((stage.clientWidth - 32) / g.width, (room - 32) / g.height);
   document.documentElement.style.setProperty("--mm", `${Math.max(1, k).toFixed(3)}px`);
   unitEl.style.width = mm(g.width);
@@ -302,16 +303,16 @@ function resize() {
 // ---------------------------------------------------------------- input
 
 /** Keys this page holds down (mouse or keyboard), so that they are released when it loses focus. */
-const held = new Map();
+const held = new Map<string, string>();
 
-function down(source, id) {
+function down(source: string, id: string): void {
   if (held.has(source)) return;
   held.set(source, id);
   audio.unlock();
   command(`press ${id}`);
 }
 
-function up(source) {
+function up(source: string): void {
   const id = held.get(source);
   if (id === undefined) return;
   held.delete(source);
@@ -321,8 +322,8 @@ function up(source) {
 /** A touch held this long on a Brain Flip card previews it instead of pressing it. */
 const PREVIEW_MS = 450;
 
-function bindKey(el, id) {
-  let previewTimer = 0;
+function bindKey(el: HTMLElement, id: string): void {
+  let previewTimer: ReturnType<typeof setTimeout> | undefined;
   el.addEventListener("pointerdown", (e) => {
     if (e.button !== 0) return;
     e.preventDefault();
@@ -340,7 +341,7 @@ function bindKey(el, id) {
     }
     down(`pointer:${e.pointerId}`, id);
   });
-  const release = (e) => {
+  const release = (e: PointerEvent) => {
     clearTimeout(previewTimer);
     if (el.dataset.touch === "tap" && e.type === "pointerup") {
       down(`pointer:${e.pointerId}`, id);
@@ -358,7 +359,7 @@ function bindKey(el, id) {
   el.addEventListener("contextmenu", (e) => e.preventDefault());
 }
 
-function comboOf(e) {
+function comboOf(e: KeyboardEvent): string {
   let base = e.key;
   if (/^Digit\d$/.test(e.code)) base = e.code.slice(5);
   else if (/^Key[A-Z]$/.test(e.code)) base = e.code.slice(3).toLowerCase();
@@ -366,7 +367,7 @@ function comboOf(e) {
 }
 
 /** The page's own controls keep their keys: Space and Enter work a focused button or box, never the unit. */
-function ownKeys(e) {
+function ownKeys(e: KeyboardEvent): boolean {
   const t = e.target instanceof Element ? e.target.closest("button, input, select, textarea, a[href], summary") : null;
   if (!t || t.classList.contains("key")) return false;
   if (t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return true;
@@ -377,10 +378,10 @@ function ownKeys(e) {
 window.addEventListener("keydown", (e) => {
   if (!layout || e.ctrlKey || e.metaKey || e.altKey || ownKeys(e)) return;
   // A focused key of the unit: Space or Enter hold it down (every key is reachable with Tab).
-  const focusedKey = e.target instanceof Element ? e.target.closest(".key") : null;
+  const focusedKey = e.target instanceof Element ? e.target.closest<HTMLElement>(".key") : null;
   if (focusedKey && (e.key === " " || e.key === "Enter")) {
     e.preventDefault();
-    if (!e.repeat) down(`key:${e.code}`, focusedKey.dataset.key);
+    if (!e.repeat) down(`key:${e.code}`, focusedKey.dataset.key ?? "");
     return;
   }
   const combo = comboOf(e);
@@ -405,8 +406,8 @@ window.addEventListener("blur", () => {
 window.addEventListener("resize", resize);
 
 /** Starts or stops watching the unit play (the server runs the watcher; its status comes with the state). */
-function watch(body) {
-  fetch("api/watch", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+function watch(body: Record<string, unknown>): void {
+  apiFetch("api/watch", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
     .then(async (res) => {
       if (!res.ok) toast((await res.json()).error || `watch: HTTP ${res.status}`);
     })
@@ -426,11 +427,11 @@ $("watch-stop").addEventListener("click", () => watch({ action: "stop" }));
 
 $("power").addEventListener("click", () => command(lastState && lastState.on ? "power off" : "power on"));
 $("cycle").addEventListener("click", () => command("power cycle"));
-$("shield").addEventListener("click", () => setView({ shield: !lastState.view.shield }));
-$("labels").addEventListener("click", () => setView({ labels: !lastState.view.labels }));
+$("shield").addEventListener("click", () => setView({ shield: !lastState?.view.shield }));
+$("labels").addEventListener("click", () => setView({ labels: !lastState?.view.labels }));
 $("sound").addEventListener("click", () => {
   audio.unlock();
-  setView({ muted: !lastState.view.muted });
+  setView({ muted: !lastState?.view.muted });
 });
 const sendBattery = () => command(`battery ${Number($("battery").value).toFixed(2)}${$("usb").checked ? " usb" : ""}`);
 $("battery").addEventListener("change", sendBattery);
@@ -442,34 +443,35 @@ $("usb").addEventListener("change", sendBattery);
 // ---------------------------------------------------------------- painting the state
 
 /** WCAG relative luminance of an sRGB colour. */
-function luminance(rgb) {
+function luminance(rgb: readonly number[]): number {
   const lin = rgb.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : Math.pow((v / 255 + 0.055) / 1.055, 2.4)));
   return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
 }
 
 /** Does black text contrast more than white on this colour? (Red, green, yellow, orange, pink, cyan, white: yes.) */
-function wantsDarkText(rgb) {
+function wantsDarkText(rgb: readonly number[]): boolean {
   const l = luminance(rgb);
   return (l + 0.05) / 0.05 > 1.05 / (l + 0.05);
 }
 
 /** An LED's colour in words, for screen readers. */
-function colourWord(name) {
+function colourWord(name: string): string {
   if (name === "off") return "off";
   if (name === "hole") return "empty hole, to fill";
   if (name === "violet") return "violet (black)";
   return name;
 }
 
-function setText(el, text) {
+function setText(el: Element | null, text: string): void {
+  if (!el) return;
   if (el.textContent !== text) el.textContent = text;
 }
 
-function setLabel(el, text) {
+function setLabel(el: Element, text: string): void {
   if (el.getAttribute("aria-label") !== text) el.setAttribute("aria-label", text);
 }
 
-function paint(s) {
+function paint(s: SimState): void {
   if (!lastState) requestAnimationFrame(() => requestAnimationFrame(() => unitEl.classList.add("ready")));
   lastState = s;
   unitEl.dataset.now = String(s.now);
@@ -487,7 +489,7 @@ function paint(s) {
       el.classList.toggle("lit", lit);
       el.style.setProperty("--c", px.screen.join(","));
       el.classList.toggle("bright", lit && wantsDarkText(px.screen));
-      const initial = el.querySelector(".initial");
+      const initial = el.querySelector<HTMLElement>(".initial");
       if (initial) initial.textContent = lit && px.name !== "hole" ? layout.initials[px.name] || "?" : "";
       if (el.classList.contains("hole")) setLabel(el, `${el.dataset.title}: ${colourWord(px.name)}`);
     });
@@ -517,12 +519,12 @@ function paint(s) {
     ["shield", s.view.shield],
     ["labels", s.view.labels],
     ["sound", !s.view.muted],
-  ])
+  ] as const)
     $(id).setAttribute("aria-pressed", String(on));
   const cover = unitEl.querySelector(".plate-board .shield-cover");
   if (cover) {
     setText(cover.querySelector(".shield-hint"), s.view.shield ? "open · click or press Space to close" : "click or press Space to open");
-    for (const c of unitEl.querySelectorAll(".shield-cover"))
+    for (const c of Array.from(unitEl.querySelectorAll(".shield-cover")))
       setLabel(c, `the codemaker's shield: ${s.view.shield ? "open (click to close)" : "closed (click to open)"}`);
   }
 
@@ -545,7 +547,7 @@ let boardShown = "";
  * uses, the secret's holes): the others are dimmed and left out of the accessibility tree (a lit one still shows its light).
  * The model line names the board and the game's part of it.
  */
-function paintBoard(b) {
+function paintBoard(b: UnitStatus["board"]): void {
   const g = layout.geometry;
   setText($("model"), `${g.name} · ${b.about}`);
   const shown = `${b.pegs}/${b.rows}/${b.keyPegs}`;
@@ -555,15 +557,16 @@ function paintBoard(b) {
     ["board", b.pegs],
     ["keys", b.keyPegs],
     ["secret", b.pegs],
-  ])
+  ] as const)
     (ledEls[segment] || []).forEach((el, i) => {
       const out = Math.floor(i / g.pegs) >= b.rows || i % g.pegs >= holes;
       el.classList.toggle("unused", out);
       if (out) el.setAttribute("aria-hidden", "true");
       else el.removeAttribute("aria-hidden");
-      el.title = out ? `${el.dataset.title} (not in play)` : el.dataset.title;
+      el.title = out ? `${el.dataset.title} (not in play)` : (el.dataset.title ?? "");
     });
-  for (const el of unitEl.querySelectorAll(".silk-row")) el.classList.toggle("unused", Number(el.dataset.row) > b.rows);
+  for (const el of Array.from(unitEl.querySelectorAll<HTMLElement>(".silk-row")))
+    el.classList.toggle("unused", Number(el.dataset.row) > b.rows);
 }
 
 /** The screen whose legends the keys show ("menu/brainflip"...), so they are rewritten only when it changes. */
@@ -574,7 +577,7 @@ let keyLegendsShown = "";
  * Brain Flip's cards and the Master's keys), and each key's name for screen readers says what it
  * does now and how it is lit.
  */
-function paintKeys(s) {
+function paintKeys(s: SimState): void {
   const legends = s.status.keys;
   const shown = JSON.stringify(legends);
   const changed = shown !== keyLegendsShown;
@@ -587,8 +590,8 @@ function paintKeys(s) {
     if (el.classList.contains("card") && s.flip) continue; // a card is named by its picture (paintCards)
     if (changed) {
       // Off, asleep or before the first state: the printed legends (the play screen's).
-      setText(el.querySelector(".legend"), legend ? legend.label : el.dataset.legend);
-      setText(el.querySelector(".sub"), legend ? "" : el.dataset.sublegend);
+      setText(el.querySelector(".legend"), legend ? legend.label : (el.dataset.legend ?? ""));
+      setText(el.querySelector(".sub"), legend ? "" : (el.dataset.sublegend ?? ""));
       el.classList.toggle("idle", !!legend && !legend.label);
       el.title = `${legend && legend.about ? legend.about : el.dataset.title}${legend ? ` · key ${id}${el.dataset.shortcuts}` : ""}`;
     }
@@ -599,19 +602,19 @@ function paintKeys(s) {
 }
 
 /** The status line (what the unit shows, what to do next), the passing alert, and the numbers panel. */
-function paintStatus(st) {
+function paintStatus(st: UnitStatus): void {
   setText($("status"), st.line);
   const alert = $("alert");
   alert.hidden = !st.alert;
-  setText(alert, st.alert);
+  setText(alert, st.alert ?? "");
   setText($("game"), st.game || "No game yet.");
-  const list = (el, rows, item) => {
+  const list = <T>(el: HTMLElement, rows: T[], item: (row: T) => HTMLElement[]) => {
     const text = JSON.stringify(rows);
     if (el.dataset.text === text) return;
     el.dataset.text = text;
     el.replaceChildren(...rows.flatMap(item));
   };
-  const pair = (term, value) => {
+  const pair = (term: string, value: string) => {
     const dt = document.createElement("dt");
     dt.textContent = term;
     const dd = document.createElement("dd");
@@ -629,7 +632,7 @@ function paintStatus(st) {
 }
 
 /** Watching the unit play: the buttons, the latest line, the recent ones (newest last). */
-function paintWatch(w) {
+function paintWatch(w: WatchStatus | null): void {
   $("watch").disabled = !!(w && w.running);
   $("watch").textContent = w && !w.running ? "Watch again" : "Watch the unit play";
   $("watch-stop").disabled = !(w && w.running);
@@ -660,8 +663,8 @@ let cardsShown = "";
  * (s.flip). Each card's key keeps its LED: cyan around a card in play; a card whose LED is off
  * (guessed wrong) is shown out; the picked card blinks green at the end of a round.
  */
-function paintCards(s) {
-  const flip = s.flip && pictures ? s.flip : null;
+function paintCards(s: SimState): void {
+  const flip: FlipCards | null = s.flip && pictures ? s.flip : null;
   unitEl.classList.toggle("flip", flip !== null);
   const pad = ledEls.pad || [];
   const shown = flip ? `${flip.game}/${flip.grid}` : "";
@@ -677,20 +680,20 @@ function paintCards(s) {
     if (flip)
       flip.pictures.forEach((id, c) => {
         const el = pad[Math.floor(c / flip.grid) * 6 + (c % flip.grid)];
-        const pic = pictures[id];
+        const pic = pictures?.[id];
         if (!el || !pic) return;
         el.classList.add("card");
         el.dataset.picture = String(id);
         el.dataset.card = String(c);
         el.dataset.name = pic.name;
-        el.querySelector(".card-face img").src = pic.url;
-        el.querySelector(".card-name").textContent = pic.name;
+        el.querySelector<HTMLImageElement>(".card-face img")!.src = pic.url;
+        el.querySelector(".card-name")!.textContent = pic.name;
       });
   }
   $("flip-help").hidden = flip === null;
   if (!flip) return;
   $("flip-game").textContent =
-    `Game ${flip.game}: ${flip.grid * flip.grid} cards drawn at random from the ${Object.keys(pictures).length} pictures, fixed until the next game.`;
+    `Game ${flip.game}: ${flip.grid * flip.grid} cards drawn at random from the ${Object.keys(pictures ?? {}).length} pictures, fixed until the next game.`;
   const dark = !s.on || !s.ledsPowered; // asleep: every LED is off, no card is out
   for (const el of pad) {
     if (!el || !el.classList.contains("card")) continue;
@@ -711,16 +714,16 @@ function paintCards(s) {
 
 /** The buzzer, as a square wave at the tone's frequency; notes keep their virtual-time spacing. */
 const audio = {
-  ctx: null,
-  osc: null,
-  gain: null,
-  offset: null,
+  ctx: null as AudioContext | null,
+  osc: null as unknown as OscillatorNode,
+  gain: null as unknown as GainNode,
+  offset: null as number | null,
   unlock() {
     if (this.ctx) {
       if (this.ctx.state === "suspended") this.ctx.resume();
       return;
     }
-    const AC = window.AudioContext || window.webkitAudioContext;
+    const AC = window.AudioContext || (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
     if (!AC) return;
     this.ctx = new AC();
     this.osc = this.ctx.createOscillator();
@@ -730,7 +733,7 @@ const audio = {
     this.osc.connect(this.gain).connect(this.ctx.destination);
     this.osc.start();
   },
-  play(now, tones) {
+  play(now: number, tones: { at: number; freq: number }[]) {
     if (!this.ctx || !lastState || lastState.view.muted) return;
     const t = this.ctx.currentTime;
     // Virtual ms -> audio seconds; re-anchored when the stream falls behind or runs far ahead.
@@ -752,16 +755,16 @@ const audio = {
 let layoutText = "";
 /** Fetches the unit's layout and (re)draws the unit when it differs (the server may restart with another profile). */
 async function loadLayout() {
-  const text = await (await fetch("api/layout")).text();
+  const text = await (await apiFetch("api/layout")).text();
   if (text === layoutText) return;
   layoutText = text;
-  layout = JSON.parse(text);
+  layout = JSON.parse(text) as SimLayout;
   build();
 }
 
 /** Brain Flip's pictures, once: each SVG becomes an image URL for the cards. */
 async function loadPictures() {
-  const list = await (await fetch("api/pictures")).json();
+  const list = (await (await apiFetch("api/pictures")).json()) as { id: number; name: string; svg: string }[];
   pictures = {};
   for (const p of list) pictures[p.id] = { name: p.name, url: URL.createObjectURL(new Blob([p.svg], { type: "image/svg+xml" })) };
   if (lastState) paint(lastState);
@@ -770,13 +773,13 @@ async function loadPictures() {
 async function start() {
   await loadLayout();
   loadPictures().catch((e) => console.error(e));
-  const events = new EventSource("api/events");
+  const events = apiEvents("api/events");
   events.addEventListener("open", () => loadLayout().catch(() => showOffline(true)));
-  events.addEventListener("state", (e) => {
+  events.addEventListener("state", (e: MessageEvent<string>) => {
     showOffline(false);
     paint(JSON.parse(e.data));
   });
-  events.addEventListener("tone", (e) => {
+  events.addEventListener("tone", (e: MessageEvent<string>) => {
     const d = JSON.parse(e.data);
     audio.play(d.now, d.tones);
   });
