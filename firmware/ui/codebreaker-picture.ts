@@ -41,6 +41,8 @@ export interface PlayView {
   readonly busy?: boolean;
   readonly busySince: number;
   readonly solver: SolverState | null;
+  /** The solver was started on new rows and has not yet stepped: its example and count are of the old rows. */
+  readonly fresh?: boolean;
   /** The hint shows until then. */
   readonly hintUntil: number;
   mode(): PlayMode;
@@ -238,35 +240,30 @@ export class CodebreakerPicture {
   /**
    * The thinking light along `len` LEDs from `start`: one step every CHASE_MS of the work in hand, none in
    * its first step; notes when it moves next. (Half a millisecond of slack: a render due at a step's time
-   * must count that step, whatever the rounding of the times.)
+   * must count that step, whatever the rounding of the times.) Over a white key peg the light is a gap, so it
+   * shows on any answer.
    */
   private chase(v: PlayView, frame: Uint8Array, start: number, len: number, clock: Clock): void {
     const steps = Math.floor((clock.now - v.busySince + 0.5) / CHASE_MS);
+    const at = start + ((steps - 1) % len);
     clock.at(v.busySince + (steps + 1) * CHASE_MS);
-    if (steps > 0) chase(frame, start, len, steps - 1);
+    if (steps > 0) frame[at] = frame[at] === WHITE ? OFF : WHITE;
   }
 
   /**
    * The hint on the track (or the pad's free rows): how many codes still fit. Up to the bar's length,
    * one green LED per code; beyond, orange LEDs, each doubling (n LEDs: about 2^n codes); one red LED:
-   * no code fits, the answers contradict each other. A light runs along it while it is worked out.
+   * no code fits, the answers contradict each other. While it is worked out, the count so far, and a light runs along it.
    */
   private drawHint(v: PlayView, frame: Uint8Array, L: Layout, clock: Clock): void {
     const track = L.seg.track >= 0;
     const start = track ? L.seg.track : L.seg.pad + PAD_HINT_BAR;
     const len = track ? L.segLen.track : PAD_HINT_LEN;
-    const n = v.solver ? v.solver.total() : 0;
+    const n = v.solver && !v.fresh ? v.solver.total() : 0;
     frame.fill(OFF, start, start + len);
     clock.at(v.hintUntil);
+    if (n) frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
+    else if (!v.busy) frame[start] = RED;
     if (v.busy) this.chase(v, frame, start, len, clock);
-    else if (!n) frame[start] = RED;
-    else frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
   }
-}
-
-/** A light running along `len` LEDs from `start`, at step `step`. */
-function chase(frame: Uint8Array, start: number, len: number, step: number): void {
-  // (Over a white key peg the light is a gap, so it shows on any answer.)
-  const at = start + (step % len);
-  frame[at] = frame[at] === WHITE ? OFF : WHITE;
 }

@@ -73,7 +73,7 @@ export class CodebreakerScreen implements GameScreen {
   private solverFor?: MatchState | null;
   private solverHints?: boolean;
   /** The work in hand has not begun: think() makes the secret, or sets the solver up, first. */
-  private fresh?: boolean;
+  fresh?: boolean;
   /** The solver's work in hand is done (its guess or hint is ready), and waits for a slice with time to use it. */
   private stepped?: boolean;
   busy?: boolean;
@@ -229,7 +229,7 @@ export class CodebreakerScreen implements GameScreen {
     } else if (g === G_OK) this.submitEntry(what);
     else if (g === G_HINT && what === FLASH_ENTRY) {
       this.hintUntil = app.now + HINT_MS;
-      if (!this.busy) this.hintExample();
+      this.hintExample();
       app.tune = TUNE_CLICK;
     } else app.refuse(what);
   }
@@ -431,26 +431,30 @@ export class CodebreakerScreen implements GameScreen {
       // A new solver (its arrays, the table's header) is this slice's work: the search starts in the next one.
       if (made) return false;
     }
+    const solver = this.solver as SolverState;
     if (!this.stepped) {
-      if (!(this.solver as SolverState).step(SOLVER_SLICE, this.sliceOver)) return false;
+      if (!solver.step(SOLVER_SLICE, this.sliceOver)) return false;
       this.stepped = true;
+      // Hints: a code that fits is found (it fills the row if a hint shows); the count goes on in the next slices.
+      if (this.solverHints) {
+        if (now < this.hintUntil) this.hintExample();
+        return true;
+      }
       // The guess is played in a slice of its own unless this one has time left (playing it is a key's work).
       if (this.sliceOver && this.sliceOver()) return false;
     }
+    if (this.solverHints && !solver.ponder(SOLVER_SLICE, this.sliceOver)) return false;
     this.busy = false;
-    if (this.solverHints) {
-      if (now < this.hintUntil) this.hintExample();
-      return true;
-    }
+    if (this.solverHints) return true;
     this.runUnit(true);
     this.app.tune = TUNE_ACCEPT;
     this.app.saveWanted = true;
     return true;
   }
 
-  /** The hint's example goes into the row being keyed, if it is still empty (undo takes it back peg by peg). */
+  /** The hint's example, once found, goes into the row being keyed if it is still empty (undo takes it back peg by peg). */
   private hintExample(): void {
-    const example = this.solver && this.solver.example();
+    const example = this.solver && !this.fresh && this.solver.example();
     if (!example || this.placed.length) return;
     this.entry = example;
     for (let i = 0; i < example.length; i++) this.placed.push(i);
