@@ -80,8 +80,12 @@ export interface CliJson extends BoardJson {
   expectFailure: { line: number; message: string } | null;
 }
 
-export function boardJson(board: LedBoard): BoardJson {
+/** The board as JSON; the segments under the codemaker's shield are reported off unless `showSecret` (as the text form hides them). */
+export function boardJson(board: LedBoard, showSecret = false): BoardJson {
   const segments: Record<string, PixelView[]> = segmentViews(board);
+  if (!showSecret)
+    for (const sg of board.profile.leds.segments)
+      if (sg.shielded && segments[sg.name]) segments[sg.name] = segments[sg.name].map((): PixelView => ({ name: "off", rgb: [0, 0, 0] }));
   return { now: board.now, on: board.isOn, segments, tone: board.tone };
 }
 
@@ -187,7 +191,7 @@ async function runAndReport(
   let expectFailure: ExpectFailure | null = null;
   try {
     await run((cmd) => {
-      if (o.json) shows.push({ line: cmd.line, ...boardJson(board) });
+      if (o.json) shows.push({ line: cmd.line, ...boardJson(board, o.showSecret) });
       else console.log(formatBoard(board, { showSecret: o.showSecret, colour: o.outColour, title: `show (line ${cmd.line})` }) + "\n");
     });
   } catch (e) {
@@ -198,7 +202,7 @@ async function runAndReport(
   if (o.json) {
     const out: CliJson = {
       profile: o.profile.id,
-      ...boardJson(board),
+      ...boardJson(board, o.showSecret),
       battery: board.battery,
       console: board.consoleLog,
       errors: board.errors,

@@ -30,8 +30,18 @@ function scriptFile(name: string, text: string): string {
 }
 
 describe("npm run sim -- --script FILE", () => {
+  it("--json without --show-secret reports the secret's holes off, as the text form hides them", async () => {
+    const r = await cli("--script", SCRIPTS + "mid-game.txt", "--json");
+    const out = JSON.parse(r.stdout) as CliJson;
+    const board = bootBoard({ firmware: firmware() });
+    runCommands(board, parseScript(script("mid-game.txt"), board.profile));
+    expect(board.colours("secret").some((c) => c !== "off")).toBe(true); // the secret is lit on the unit
+    expect(out.segments.secret.every((p) => p.name === "off" && p.rgb.every((v) => v === 0))).toBe(true);
+    for (const sh of out.shows) expect(sh.segments.secret.every((p) => p.name === "off")).toBe(true);
+  });
+
   it("--json gives every segment's pixels as palette names and RGB, the same as board.colours() and board.pixels()", async () => {
-    const r = await cli("--script", SCRIPTS + "brainiac-game.txt", "--json", "--seed", "7", "--bounce", "3");
+    const r = await cli("--script", SCRIPTS + "brainiac-game.txt", "--json", "--show-secret", "--seed", "7", "--bounce", "3");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as CliJson;
