@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
-import type { CliJson } from "../../sim/cli.ts";
+import { MAX_SCRIPT_BYTES, type CliJson } from "../../sim/cli.ts";
 import { bootBoard, parseScript, runCommands } from "../../sim/play/script.ts";
 import { firmware, ROOT, SCRIPTS, script } from "./helpers.ts";
 
@@ -130,5 +130,21 @@ describe("npm run sim -- --script FILE", () => {
     const bad = await cli("--scrpt", "x");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("usage:");
+  });
+});
+
+describe("npm run sim -- --script FILE: hostile scripts", () => {
+  it("a script's escape and bell bytes are shown as \\xHH in the messages, never sent raw to the terminal", async () => {
+    const r = await cli("--script", scriptFile("escapes.txt", "tap \x1b[2J\x1b]0;owned\x07\n"));
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/[\x07\x1b]/);
+    expect(r.stderr).toContain("\\x1b");
+  });
+
+  it("a script over the size limit is refused before it is read", async () => {
+    const big = scriptFile("big.txt", "wait 1\n".repeat(Math.ceil((MAX_SCRIPT_BYTES + 1) / 7)));
+    const r = await cli("--script", big);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`a script may have at most ${MAX_SCRIPT_BYTES} bytes`);
   });
 });
