@@ -17,7 +17,7 @@
  * Speed: the interpreter runs source text, so the per-LED loops are native calls: the bytes are
  * E.mapInPlace of the frame through a per-k table of 24-bit GRB values into a Uint24Array view of
  * the buffer, and their current E.sum of them; a new k's estimate is E.mapInPlace of the frame
- * through the per-colour duty sums and E.sum (the table, a loop over the palette, is the costly
+ * through the per-colour duty sums (into that view, laid out again after) and E.sum (the table, a loop over the palette, is the costly
  * part of a new k: ~0.2 ms here); "changed" is the frame's CRC32 and k against the last frame sent
  * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
  *
@@ -32,7 +32,7 @@
  * sent into the ramp could stay wrong on a still screen. So no frame goes out until the profile's
  * settle time has passed: show() then returns when to try again, and the caller renders anew then.
  */
-import { gamma, PALETTE_RGB, PALETTE_SIZE, WHITE } from "../ui/palette";
+import { gamma } from "./gamma";
 
 /** Brightness levels offered in the menu, as k (out of 256). */
 export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
@@ -45,12 +45,11 @@ export class Pixels {
   /** The bytes as one 24-bit G,R,B value per LED (little-endian: G is the low byte). */
   private readonly grb: Uint24Array;
   /** Gamma-corrected duty per palette entry, R,G,B. */
-  private readonly duty = new Uint8Array(PALETTE_SIZE * 3);
-  /** Sum of the three duties per palette entry, for the current estimate, and that sum per LED. */
-  private readonly dutySum = new Uint16Array(PALETTE_SIZE);
-  private readonly ledSum: Uint16Array;
+  private readonly duty: Uint8Array;
+  /** Sum of the three duties per palette entry, for the current estimate. */
+  private readonly dutySum: Uint16Array;
   /** Per palette entry, its GRB value scaled by lutK. */
-  private readonly lut = new Uint32Array(PALETTE_SIZE);
+  private readonly lut: Uint32Array;
   private lutK = -1;
   /** The budget less the LEDs' idle current, times 255: what the bytes' sum times maPerChannel may reach. */
   private readonly spare: number;
@@ -71,19 +70,30 @@ export class Pixels {
   private readonly settleMs: number;
   userK = BRIGHTNESS_LEVELS[1];
 
-  constructor(p: FirmwareProfile) {
+  /**
+   * `rgb`: the palette (ui/palette.ts PALETTE_RGB), R,G,B per colour as the eye should see it; `white`: the
+   * colour that draws the most (ui/palette.ts WHITE), which the covered secret's holes count as.
+   */
+  constructor(
+    p: FirmwareProfile,
+    rgb: number[],
+    private readonly white: number,
+  ) {
+    const colours = rgb.length / 3;
+    this.duty = new Uint8Array(rgb.length);
+    this.dutySum = new Uint16Array(colours);
+    this.lut = new Uint32Array(colours);
     this.pin = p.led;
     this.bytes = new Uint8ClampedArray(p.ledCount * 3);
     this.grb = new Uint24Array(this.bytes.buffer);
-    this.ledSum = new Uint16Array(p.ledCount);
     this.spare = (p.budgetMa - p.idleMa * p.ledCount) * 255;
     this.maPerChannel = p.maPerChannel;
     this.power = p.ledPower;
     this.powerOn = p.ledPowerOn;
     this.settleMs = p.ledSettleMs;
     // Only the palette's 33 channel values (a whole 256-entry table took ~2.8 ms at boot on the interpreter).
-    for (let i = 0; i < PALETTE_SIZE * 3; i++) this.duty[i] = gamma(PALETTE_RGB[i]);
-    for (let c = 0; c < PALETTE_SIZE; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
+    for (let i = 0; i < rgb.length; i++) this.duty[i] = gamma(rgb[i]);
+    for (let c = 0; c < colours; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
     this.secretAt = p.seg.secret;
     this.secretEnd = p.seg.secret + p.segLen.secret;
   }
@@ -96,17 +106,20 @@ export class Pixels {
     this.shownK = -1;
   }
 
-  /** The sum of the frame's duties (its LEDs' channels, gamma-corrected, unscaled). */
+  /**
+   * The sum of the frame's duties (its LEDs' channels, gamma-corrected, unscaled). The bytes' buffer holds the sum per LED
+   * meanwhile (a frame is laid out again after): no array of its own (~40 JsVars).
+   */
   private duties(frame: Uint8Array): number {
-    E.mapInPlace(frame, this.ledSum, this.dutySum);
-    return E.sum(this.ledSum);
+    E.mapInPlace(frame, this.grb, this.dutySum);
+    return E.sum(this.grb);
   }
 
   /** The frame's bytes at brightness k (the table is made again only for a new k). */
   private layOut(frame: Uint8Array, k: number): void {
     if (k !== this.lutK) {
       const d = this.duty;
-      for (let c = 0; c < PALETTE_SIZE; c++)
+      for (let c = 0; c < this.lut.length; c++)
         this.lut[c] = ((d[c * 3 + 1] * k) >> 8) | (((d[c * 3] * k) >> 8) << 8) | (((d[c * 3 + 2] * k) >> 8) << 16);
       this.lutK = k;
     }
@@ -132,7 +145,7 @@ export class Pixels {
     const spare = this.spare;
     const secret = covered ? frame.subarray(this.secretAt, this.secretEnd) : null;
     const held = secret && secret.slice();
-    if (secret) secret.fill(WHITE);
+    if (secret) secret.fill(this.white);
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {
