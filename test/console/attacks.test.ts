@@ -129,7 +129,7 @@ describe("probe 1: the console cannot run code on the host", () => {
       `this.constructor.constructor${run}`,
       `hasOwnProperty.constructor${run}`,
       `Object.defineProperty(globalThis, "g", { get: function () { return this; } }); g.constructor.constructor${run}`,
-      `constructor.constructor("process.getBuiltinModule('fs').writeFileSync(${JSON.stringify(marker)}, 'x')")()`,
+      `constructor.constructor("process.getBuiltinModule('fs').writeFileSync('${marker}', 'x')")()`,
     ]) {
       const out = await c.send(escape + "\n");
       expect(out, escape).toContain("Uncaught");
