@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { BOARDS, pinNumber, type BoardInfo } from "./boards.ts";
-import { KEY_AT_BASE, type CompiledProfile, type Segments } from "../firmware/ui/layout.ts";
+import { KEY_AT_BASE, type CompiledProfile, type Segments } from "../firmware/profile.ts";
 
 export const PROFILES_DIR = fileURLToPath(new URL("./profiles/", import.meta.url));
 export const DEFAULT_PROFILE = "r1-pico";

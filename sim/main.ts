@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { BuildError, DEFAULT_OUT, sizeReport } from "../firmware/tools/build.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../hardware/profile.ts";
 import { bundleFor } from "./board/firmware-bundle.ts";
-import { cryptoSeed } from "./board/random.ts";
+import { cryptoSeed } from "../firmware/tools/prng.ts";
 import { DEFAULT_PORT, startSimulator } from "./web/server.ts";
 import { EngineError } from "./espruino/engine.ts";
 import { PRESET_IDS } from "../firmware/core/presets.ts";

@@ -32,7 +32,7 @@
  * sent into the ramp could stay wrong on a still screen. So no frame goes out until the profile's
  * settle time has passed: show() then returns when to try again, and the caller renders anew then.
  */
-import { gamma, PALETTE_RGB, PALETTE_SIZE, WHITE } from "../ui/palette";
+import { gamma } from "./gamma";
 
 /** Brightness levels offered in the menu, as k (out of 256). */
 export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
@@ -45,11 +45,11 @@ export class Pixels {
   /** The bytes as one 24-bit G,R,B value per LED (little-endian: G is the low byte). */
   private readonly grb: Uint24Array;
   /** Gamma-corrected duty per palette entry, R,G,B. */
-  private readonly duty = new Uint8Array(PALETTE_SIZE * 3);
+  private readonly duty: Uint8Array;
   /** Sum of the three duties per palette entry, for the current estimate. */
-  private readonly dutySum = new Uint16Array(PALETTE_SIZE);
+  private readonly dutySum: Uint16Array;
   /** Per palette entry, its GRB value scaled by lutK. */
-  private readonly lut = new Uint32Array(PALETTE_SIZE);
+  private readonly lut: Uint32Array;
   private lutK = -1;
   /** The budget less the LEDs' idle current, times 255: what the bytes' sum times maPerChannel may reach. */
   private readonly spare: number;
@@ -70,7 +70,19 @@ export class Pixels {
   private readonly settleMs: number;
   userK = BRIGHTNESS_LEVELS[1];
 
-  constructor(p: FirmwareProfile) {
+  /**
+   * `rgb`: the palette (ui/palette.ts PALETTE_RGB), R,G,B per colour as the eye should see it; `white`: the
+   * colour that draws the most (ui/palette.ts WHITE), which the covered secret's holes count as.
+   */
+  constructor(
+    p: FirmwareProfile,
+    rgb: number[],
+    private readonly white: number,
+  ) {
+    const colours = rgb.length / 3;
+    this.duty = new Uint8Array(rgb.length);
+    this.dutySum = new Uint16Array(colours);
+    this.lut = new Uint32Array(colours);
     this.pin = p.led;
     this.bytes = new Uint8ClampedArray(p.ledCount * 3);
     this.grb = new Uint24Array(this.bytes.buffer);
@@ -80,8 +92,8 @@ export class Pixels {
     this.powerOn = p.ledPowerOn;
     this.settleMs = p.ledSettleMs;
     // Only the palette's 33 channel values (a whole 256-entry table took ~2.8 ms at boot on the interpreter).
-    for (let i = 0; i < PALETTE_SIZE * 3; i++) this.duty[i] = gamma(PALETTE_RGB[i]);
-    for (let c = 0; c < PALETTE_SIZE; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
+    for (let i = 0; i < rgb.length; i++) this.duty[i] = gamma(rgb[i]);
+    for (let c = 0; c < colours; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
     this.secretAt = p.seg.secret;
     this.secretEnd = p.seg.secret + p.segLen.secret;
   }
@@ -107,7 +119,7 @@ export class Pixels {
   private layOut(frame: Uint8Array, k: number): void {
     if (k !== this.lutK) {
       const d = this.duty;
-      for (let c = 0; c < PALETTE_SIZE; c++)
+      for (let c = 0; c < this.lut.length; c++)
         this.lut[c] = ((d[c * 3 + 1] * k) >> 8) | (((d[c * 3] * k) >> 8) << 8) | (((d[c * 3 + 2] * k) >> 8) << 16);
       this.lutK = k;
     }
@@ -133,7 +145,7 @@ export class Pixels {
     const spare = this.spare;
     const secret = covered ? frame.subarray(this.secretAt, this.secretEnd) : null;
     const held = secret && secret.slice();
-    if (secret) secret.fill(WHITE);
+    if (secret) secret.fill(this.white);
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {

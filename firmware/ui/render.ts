@@ -8,7 +8,7 @@ import { BLINK_ON, BLINK_PERIOD, Clock, FLASH_HALF } from "./frame";
 import type { App } from "./app";
 
 export { drawFeedback, symbolColour } from "./frame";
-export { PLAYER_COLOURS } from "./codebreaker";
+export { PLAYER_COLOURS } from "./codebreaker-picture";
 export { SELFTEST_STEP_MS } from "./selftest";
 
 export { FLASH_HALF } from "./frame";

@@ -5,7 +5,7 @@
  * silkscreen from the overlay's screen tables (the codebreaker games' words, as on the printed overlay).
  */
 import type { Profile } from "../profile.ts";
-import { codebreakerLegends } from "../../sim/views/key-legends.ts";
+import { codebreakerLegends } from "../key-legends.ts";
 import { NET, type Netlist } from "./netlist.ts";
 import { BODIES, type BoardPlacement, type PlacedPart } from "./placement.ts";
 import { instanceNode, padShapes, toBoard, uuidOf, type PadShape, type Placed } from "./pcb-footprints.ts";

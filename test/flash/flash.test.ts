@@ -28,7 +28,7 @@ import { replayUpload } from "./replay.ts";
 import { OLD_SAVE, playedMatch, UNIT_MAKES } from "./saves.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 import { bytesFromString } from "../../sim/board/storage.ts";
-import { decodeSlot, expandKeys, type Slot } from "../../firmware/device/save-format.ts";
+import { decodeSlot, expandKeys, type Slot } from "../../firmware/save-format.ts";
 import { keepSlot, upgradeSlot, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
 import { PHASE_GUESS } from "../../firmware/core/types.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";

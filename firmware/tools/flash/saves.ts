@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BoardConsole } from "../board-console.ts";
 import { keepSlot, SAVE_SLOT_NAMES, type DroppedSlot, type KeptSlot } from "../save-upgrade.ts";
-import { SAVE_VERSION } from "../../device/save-format.ts";
+import { SAVE_VERSION } from "../../save-format.ts";
 import { FlashError, type UploadFile, type BoardReport } from "./types.ts";
 import { cliRequire } from "./ports.ts";
 import { CHUNK_BYTES } from "./upload.ts";

@@ -10,9 +10,9 @@
  *   maker.red ... maker.black     the codemaker pad's colour keys
  *   maker.blank / maker.exact / maker.yes, maker.near / maker.no, maker.undo, maker.ok
  */
-import { keyList, type KeyInfo, type Profile } from "../../hardware/profile.ts";
-import { G_BLANK, G_CLEAR, G_COLOUR, G_MENU, G_OK, G_SLOT, G_UNDO } from "../../firmware/ui/layout.ts";
-import { PEG_NAMES } from "../../firmware/ui/palette.ts";
+import { keyList, type KeyInfo, type Profile } from "./profile.ts";
+import { G_BLANK, G_CLEAR, G_COLOUR, G_MENU, G_OK, G_SLOT, G_UNDO } from "../firmware/ui/layout.ts";
+import { PEG_NAMES } from "../firmware/ui/palette.ts";
 
 /** A friendly name for a key: `alias` means key `id`. */
 export interface KeyAlias {

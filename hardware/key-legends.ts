@@ -10,21 +10,15 @@
  * the words are the README's. The menu is the firmware's own table (ui/menu.ts: its items, and their
  * names in MENU_LEGENDS and MENU_KEY_LEGENDS); only the longer words for tooltips are added here.
  */
-import type { Profile } from "../../hardware/profile.ts";
-import { G_HINT } from "../../firmware/ui/app.ts";
-import {
-  CODEBREAKER_MENU,
-  FLIP_MENU,
-  G_RESUME,
-  MENU_KEY_LEGENDS,
-  MENU_LEGENDS,
-  type MenuItem,
-  type Settings,
-} from "../../firmware/ui/menu.ts";
-import { FG_CORRECT, FG_MENU, FG_MISTAKE, FG_NO, FG_OK, FG_YES } from "../../firmware/ui/flip.ts";
-import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "../../firmware/ui/layout.ts";
-import { COLOUR_NAMES, PEG_NAMES } from "../../firmware/ui/palette.ts";
-import type { MatchMode } from "../../firmware/core/types.ts";
+import type { Profile } from "./profile.ts";
+import { G_HINT } from "../firmware/ui/layout.ts";
+import type { Settings } from "../firmware/ui/settings.ts";
+import { GAMES } from "../firmware/ui/games.ts";
+import { menus, G_RESUME, MENU_KEY_LEGENDS, MENU_LEGENDS, type MenuItem } from "../firmware/ui/menu.ts";
+import { FG_CORRECT, FG_MENU, FG_MISTAKE, FG_NO, FG_OK, FG_YES } from "../firmware/ui/flip.ts";
+import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "../firmware/ui/layout.ts";
+import { COLOUR_NAMES, PEG_NAMES } from "../firmware/ui/palette.ts";
+import type { MatchMode } from "../firmware/core/types.ts";
 
 export type ScreenId = "menu" | "codebreaker" | "brainflip";
 export const SCREEN_IDS: ScreenId[] = ["menu", "codebreaker", "brainflip"];
@@ -85,7 +79,7 @@ const MENU_KEY_ABOUT: Record<number, string> = {
  */
 export function menuLegends(game: "codebreaker" | "brainflip", settings?: Settings): ScreenLegends {
   const pad = blankPad();
-  const items: MenuItem[] = game === "brainflip" ? FLIP_MENU : CODEBREAKER_MENU;
+  const items: MenuItem[] = menus(GAMES)[game === "brainflip" ? 1 : 0];
   items.forEach((item, i) => {
     const names = MENU_LEGENDS[game][i];
     if (item.cycle) {

@@ -9,8 +9,9 @@ export function cryptoSeed(): number {
 }
 
 /**
- * A small seeded pseudo-random generator (mulberry32): the simulator's only source of randomness,
- * so a board built with the same seed behaves the same way on every run.
+ * A small seeded pseudo-random generator (mulberry32) for the Node side: the simulator's only source
+ * of randomness (a board built with the same seed behaves the same way on every run), and the solver
+ * tables' generator's sampling (the same tables on every run).
  */
 export class Prng {
   private state: number;
