@@ -189,9 +189,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const holes = ((1 << (4 * pegs)) - 1) / 15;
   const top = pegs > 4 ? 0xa0 : 0xaa;
 
-  // Rows: per row the guess, packed.
   const most = rules.rows + 1;
-  const rowGuess = new Int32Array(most);
   let rowCount = 0;
   // Position: rows applied, bit position of the table node (-1: no table here), is it a book node?
   let applied = 0;
@@ -218,13 +216,15 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const stCommon = new Int8Array(slots);
   const stLeft = new Int32Array(slots);
   const rowBits = new Int32Array(slots);
+  // Rows: per row the guess, packed, in rowBits' slot 0 (the enumeration's level 0 only asks that it is not its bit, 1 << 27).
+  const rowGuess = rowBits;
   // Per position k, at 4k: the symbols left to try, the prefix, the colours used, and how many codes the prefix stands for
   // (once only counted: symbols no row's guess holds are tried once for all). (One array: each costs a Pico ~10 JsVars.)
-  const levels = new Int32Array(4 * (pegs + 1));
+  const levels = new Int32Array(4 * (pegs + 1) + winClass + 1);
   let free = 0;
-  // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none); the guess's
-  // symbols (as bits 3s) and symbol counts (3-bit fields).
-  const classCounts = new Uint16Array(winClass + 1);
+  // A pass over the candidates with one guess: class counts (in levels, from classAt), position, kept so far, the class kept
+  // (-1: none); the guess's symbols (as bits 3s) and symbol counts (3-bit fields).
+  const classAt = 4 * (pegs + 1);
   let cursor = 0;
   let kept = 0;
   let keepClass = -1;
@@ -406,7 +406,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     keepClass = keep;
     cursor = kept = 0;
     // (The split by this guess has counted them.)
-    if (g !== classified) classCounts.fill(0);
+    if (g !== classified) levels.fill(0, classAt);
     job = JOB_PASS;
   }
 
@@ -447,7 +447,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
           ((n >> 2) & atLeast4) +
           ((n >> 2) & (n | (n >> 1)) & atLeast5);
       const c = (((s * low3) >> 24) & 7) + pegs * (pegs - (((x * holes) >> (4 * pegs - 4)) & 15));
-      classCounts[c]++;
+      levels[classAt + c]++;
       if (kc < -1) l[cursor - 1] = v | ((c + 1) << 24);
       else if (c === kc) l[kept++] = v;
     }
@@ -470,21 +470,21 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         let index = 0;
         cursor = afterGuess;
         for (let c = 0; c < winClass; c++) {
-          if (classCounts[c] > 2 && bits(cursor++, 1)) {
+          if (levels[classAt + c] > 2 && bits(cursor++, 1)) {
             children++;
             if (c < keepClass) index++;
             // (Counted: a kept class still over 2 below has no table.)
-            classCounts[c] = 0;
+            levels[classAt + c] = 0;
           }
         }
         skipTo(children, index);
-        if (classCounts[keepClass] > 2) at = -1;
+        if (levels[classAt + keepClass] > 2) at = -1;
       }
       return budget;
     }
     // A pass of the unit's own choice: the guess that splits the candidates into the most classes wins (the first on ties).
     let parts = 0;
-    for (let c = 0; c <= winClass; c++) if (classCounts[c]) parts++;
+    for (let c = 0; c <= winClass; c++) if (levels[classAt + c]) parts++;
     if (parts > bestParts) {
       bestParts = parts;
       best = trying;
