@@ -211,11 +211,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // symbol there (as bit 3s, the layout of symbol counts). Per position the symbols left to try, the prefix, the colours used.
   let enumRows = 0;
   let depth = 0;
-  const slots = (pegs + 1) * most;
+  // (Slot `pegs` only for rowBits: the others' last slot is the last position's, which leaves no state below.)
+  const slots = pegs * most;
   const stExact = new Int8Array(slots);
   const stCommon = new Int8Array(slots);
   const stLeft = new Int32Array(slots);
-  const rowBits = new Int32Array(slots);
+  const rowBits = new Int32Array(slots + most);
   // Rows: per row the guess, packed, in rowBits' slot 0 (the enumeration's level 0 only asks that it is not its bit, 1 << 27).
   const rowGuess = rowBits;
   // Per position k, at 4k: the symbols left to try, the prefix, the colours used, and how many codes the prefix stands for
