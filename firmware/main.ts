@@ -7,8 +7,9 @@
 import profile from "brainboard:profile";
 import { App } from "./ui/app";
 import { render } from "./ui/render";
+import { PALETTE_RGB, WHITE } from "./ui/palette";
 import { G_OK } from "./ui/layout";
-import { S_BRIGHTNESS, S_SLEEP, S_SOUND } from "./ui/menu";
+import { S_BRIGHTNESS, S_SLEEP, S_SOUND } from "./ui/settings";
 import { Scheduler, SLOT_RENDER, SLOT_SAVE, SLOT_THINK, nowMs, say } from "./device/scheduler";
 import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
@@ -34,7 +35,7 @@ const SLICE_MS = 1.5;
 function start(): void {
   startWatchdog();
   const sched = new Scheduler();
-  const pixels = new Pixels(profile);
+  const pixels = new Pixels(profile, PALETTE_RGB, WHITE);
   const buzzer = new Buzzer(profile.buzzer, sched);
   const store = new StateStore();
   // The compiled profile is a Layout as it is (it has every field the ui reads).
@@ -87,7 +88,7 @@ function start(): void {
     buzzer.muted = !app.settings[S_SOUND];
     app.keysStuck = keys.stuckCount > 0;
     let next = render(app, frame, now);
-    const settled = pixels.show(frame, now);
+    const settled = pixels.show(frame, now, app.secretCovered);
     if (settled && (next < 0 || settled < next)) next = settled;
     if (next >= 0) sched.at(SLOT_RENDER, next, show);
     else sched.cancel(SLOT_RENDER);

@@ -4,7 +4,7 @@
  * The printed legend overlay of the unit's keys, one sheet per screen (menu, codebreaker games, Brain
  * Flip), for every profile in hardware/profiles/: hardware/overlay/overlay-<id>-<screen>.svg, and
  * overlay-<id>.pdf with the three sheets as pages. A4, at 1:1: every key where the unit has it on the
- * 10 mm grid (hardware/geometry.ts), its words from the screen tables (sim/views/key-legends.ts). Printed on
+ * 10 mm grid (hardware/geometry.ts), its words from the screen tables (hardware/key-legends.ts). Printed on
  * transparency film (or thin paper), the pieces lie over the pads and the keys' LEDs shine through.
  *
  * The PDF is printed by Chromium (playwright-core, already used by the browser tests) from the SVGs;
@@ -27,7 +27,7 @@ import {
   type KeyLegend,
   type ScreenId,
   type ScreenLegends,
-} from "../sim/views/key-legends.ts";
+} from "./key-legends.ts";
 
 export const OVERLAY_DIR = fileURLToPath(new URL("./overlay/", import.meta.url));
 
@@ -231,7 +231,7 @@ export function staleOverlays(sets: OverlaySet[] = overlaySets()): string[] {
 /** Prints each set's SVGs as the pages of its PDF, at their size (A4, no margins), with Chromium. */
 async function writePdfs(sets: OverlaySet[]): Promise<void> {
   if (!sets.length) return;
-  const { findChromium, launchChromium, CHROMIUM_HELP } = await import("../sim/web/browser.ts");
+  const { findChromium, launchChromium, CHROMIUM_HELP } = await import("./browser.ts");
   const chromium = findChromium();
   if ("missing" in chromium) throw new Error(`cannot print the PDFs: ${chromium.missing}; ${CHROMIUM_HELP}`);
   const browser = await launchChromium(chromium.path);

@@ -15,7 +15,7 @@
  */
 import { keyList, type Profile, type SegmentName } from "./profile.ts";
 import { PEG_NAMES, PALETTE_RGB, COLOUR_NAMES } from "../firmware/ui/palette.ts";
-import { keyAliases, keyboardShortcuts } from "../sim/views/key-names.ts";
+import { keyAliases, keyboardShortcuts } from "./key-names.ts";
 
 /** mm between neighbouring grid points. */
 export const PITCH = 10;

@@ -7,10 +7,15 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { BOARDS, pinNumber, type BoardInfo } from "./boards.ts";
-import { KEY_AT_BASE, type CompiledProfile, type Segments } from "../firmware/ui/layout.ts";
+import { KEY_AT_BASE, type CompiledProfile, type Segments } from "../firmware/profile.ts";
 
 export const PROFILES_DIR = fileURLToPath(new URL("./profiles/", import.meta.url));
 export const DEFAULT_PROFILE = "r1-pico";
+/**
+ * The most a USB-only build may give its LEDs: with the Pico (~35 mA), the level shifter and the buzzer it keeps the
+ * whole draw near 340 mA, under the Pico's 500 mA USB polyfuse as it warms (hardware/kicad/power.ts works it out).
+ */
+export const USB_ONLY_LED_BUDGET_MA = 300;
 
 export type SegmentName = "board" | "keys" | "secret" | "pad" | "track" | "status";
 export const SEGMENT_NAMES: SegmentName[] = ["board", "keys", "secret", "pad", "track", "status"];
@@ -78,7 +83,7 @@ export interface Profile {
 export interface BatteryDivider {
   kind: "divider";
   pin: string;
-  /** VBAT / pin voltage. */
+  /** The cell's voltage (net VCELL) / the pin's voltage. */
   dividerRatio: number;
   fullV: number;
   lowV: number;
@@ -247,6 +252,11 @@ export function validateProfile(data: unknown): string[] {
     );
   if (p.leds.powerPin !== undefined) usePin(p.leds.powerPin, "leds.powerPin", true);
   need(p.leds.budgetMa > 0, "leds.budgetMa: must be a positive number of milliamps");
+  const usbOnly = (p.battery as { kind?: string } | undefined)?.kind === "none";
+  need(
+    !usbOnly || !(p.leds.budgetMa > USB_ONLY_LED_BUDGET_MA),
+    `leds.budgetMa: ${p.leds.budgetMa} mA is more than a USB-only build may give its LEDs (${USB_ONLY_LED_BUDGET_MA} mA): the Pico, the LEDs and the rest all draw through the Pico's 500 mA USB fuse and its diode; lower it or add a battery`,
+  );
   need(p.leds.maPerChannel > 0, "leds.maPerChannel: must be positive");
   need(p.leds.idleMaPerPixel >= 0, "leds.idleMaPerPixel: must not be negative");
   const segs = Array.isArray(p.leds.segments) ? p.leds.segments : [];
@@ -356,7 +366,7 @@ export function validateProfile(data: unknown): string[] {
         board.adcPins.includes(p.battery.pin),
         `battery.pin: ${p.battery.pin} is not an analog input of the ${board.name} (ADC pins: ${board.adcPins.join(", ")})`,
       );
-    need(p.battery.dividerRatio >= 1, "battery.dividerRatio: must be >= 1 (VBAT / pin voltage)");
+    need(p.battery.dividerRatio >= 1, "battery.dividerRatio: must be >= 1 (cell voltage / pin voltage)");
     need(p.battery.emptyV < p.battery.lowV && p.battery.lowV < p.battery.fullV, "battery: emptyV < lowV < fullV");
   }
   return out;

@@ -34,7 +34,7 @@ export const FLIP_PICK = 0;
 export const FLIP_ASK = 1;
 export const FLIP_OVER = 2;
 export const FLIP_PHASE_NAMES = ["pick", "ask", "over"];
-export type FlipPhase = number;
+export type FlipPhase = typeof FLIP_PICK | typeof FLIP_ASK | typeof FLIP_OVER;
 /** A log entry's kind. */
 export const FLIP_ANSWER = 0;
 export const FLIP_GUESS = 1;
@@ -255,6 +255,11 @@ export function nextRound(s: FlipState): Result<FlipState> {
   next.round = freshRound(s.config.players, (s.round.master + 1) % s.config.players);
   next.rounds = s.rounds + 1;
   return accept(next);
+}
+
+/** Does the game hold a secret (the Master's card, picked, while the round is asked)? */
+export function flipHoldsSecret(s: FlipState): boolean {
+  return !s.over && s.round.phase === FLIP_ASK;
 }
 
 /** Checks that data read back from Storage is a Brain Flip game this firmware can play on; what is wrong, or null. */

@@ -1,7 +1,7 @@
 import { conflictingRowsNow } from "./conflict";
 import { feedback } from "./feedback";
 import { PRESET_IDS, rulesFor } from "./presets";
-import { Code, Feedback, GameRecord, MatchConfig, MatchMode, MatchState, Result, Row, Rules } from "./types";
+import { Code, Feedback, GamePhase, GameRecord, MatchConfig, MatchMode, MatchState, Result, Row, Rules } from "./types";
 import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED, REFUSED_FEEDBACK_RANGE, REFUSED_PHASE } from "./types";
 import { ROLE_BREAKER, ROLE_MAKER, ROLE_NONE } from "./types";
 import { accept, checkCode, copy, refuse, whole, wholes } from "./validate";
@@ -23,7 +23,7 @@ export function checkConfig(config: MatchConfig): string | null {
 }
 
 /** A copy of `m` whose current game is the one given: reducers never write into `m`. */
-function withGame(m: MatchState, secret: Code | null, rows: Row[], pending: Code | null, phase: number): MatchState {
+function withGame(m: MatchState, secret: Code | null, rows: Row[], pending: Code | null, phase: GamePhase): MatchState {
   const next = copy(m);
   next.game = { secret: secret, rows: rows, pending: pending, phase: phase };
   return next;
@@ -63,6 +63,16 @@ let lastRules: Rules;
 /** The codebreaker of the current game (0 or 1). */
 export function breaker(m: MatchState): number {
   return 1 - m.maker;
+}
+
+/**
+ * Does the match hold a secret the codebreaker must not read (the console lock)? In a two-player game
+ * (refereed or manual) while it is set and not yet revealed.
+ */
+export function matchHoldsSecret(m: MatchState): boolean {
+  if (m.over || m.wrongInfo || (m.config.mode !== "referee" && m.config.mode !== "manual")) return false;
+  const g = m.game;
+  return g.secret !== null && (g.phase === PHASE_GUESS || g.phase === PHASE_FEEDBACK);
 }
 
 /** The unit's role in the current game (it is player 1): ROLE_MAKER, ROLE_BREAKER, or ROLE_NONE in two-player modes. */

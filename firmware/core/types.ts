@@ -99,7 +99,7 @@ export const PHASE_FEEDBACK = 2;
 export const PHASE_SOLVED = 3;
 export const PHASE_FAILED = 4;
 export const PHASE_NAMES = ["secret", "guess", "feedback", "solved", "failed"];
-export type GamePhase = number;
+export type GamePhase = typeof PHASE_SECRET | typeof PHASE_GUESS | typeof PHASE_FEEDBACK | typeof PHASE_SOLVED | typeof PHASE_FAILED;
 
 /** The unit's role in the current game (unitRole): none (two players), codemaker, codebreaker. */
 export const ROLE_NONE = 0;

@@ -17,7 +17,7 @@
  * checked for a change, and after STEADY_AFTER_MS only every STEADY_SCAN_MS (see `steady`).
  */
 import { nowMs, Scheduler, SLOT_SCAN } from "./scheduler";
-import { KEY_AT_BASE } from "../ui/layout";
+import { KEY_AT_BASE } from "../profile";
 
 export const SCAN_MS = 5;
 export const DEBOUNCE_SCANS = 3;

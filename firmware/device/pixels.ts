@@ -21,12 +21,18 @@
  * part of a new k: ~0.2 ms here); "changed" is the frame's CRC32 and k against the last frame sent
  * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
  *
+ * Secrecy: the secret's holes sit under the codemaker's shield, lit for the codemaker only; were their
+ * colours counted, k (every visible LED's duty: the whole board's dimming) would tell the codebreaker
+ * something of the secret. So while a frame lights them under the shield (`covered`), k is worked out
+ * on the frame with those holes white (the most any colour draws, so the budget still holds), whatever
+ * they show; the frame as it is is laid out at that k after (one E.mapInPlace more).
+ *
  * The LED supply ramps up over a few ms after it is switched on (the soft start), and a WS2812
  * without supply drops the data it is sent; since an unchanged frame is never sent again, a frame
  * sent into the ramp could stay wrong on a still screen. So no frame goes out until the profile's
  * settle time has passed: show() then returns when to try again, and the caller renders anew then.
  */
-import { gamma, PALETTE_RGB, PALETTE_SIZE } from "../ui/palette";
+import { gamma } from "./gamma";
 
 /** Brightness levels offered in the menu, as k (out of 256). */
 export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
@@ -39,11 +45,11 @@ export class Pixels {
   /** The bytes as one 24-bit G,R,B value per LED (little-endian: G is the low byte). */
   private readonly grb: Uint24Array;
   /** Gamma-corrected duty per palette entry, R,G,B. */
-  private readonly duty = new Uint8Array(PALETTE_SIZE * 3);
+  private readonly duty: Uint8Array;
   /** Sum of the three duties per palette entry, for the current estimate. */
-  private readonly dutySum = new Uint16Array(PALETTE_SIZE);
+  private readonly dutySum: Uint16Array;
   /** Per palette entry, its GRB value scaled by lutK. */
-  private readonly lut = new Uint32Array(PALETTE_SIZE);
+  private readonly lut: Uint32Array;
   private lutK = -1;
   /** The budget less the LEDs' idle current, times 255: what the bytes' sum times maPerChannel may reach. */
   private readonly spare: number;
@@ -56,12 +62,27 @@ export class Pixels {
   private keptSum = 0;
   private shownCrc = 0;
   private on = false;
+  /** The secret's holes in the frame. */
+  private readonly secretAt: number;
+  private readonly secretEnd: number;
   /** When (ms, the caller's clock) the supply has settled after it was last switched on. */
   private readyAt = 0;
   private readonly settleMs: number;
   userK = BRIGHTNESS_LEVELS[1];
 
-  constructor(p: FirmwareProfile) {
+  /**
+   * `rgb`: the palette (ui/palette.ts PALETTE_RGB), R,G,B per colour as the eye should see it; `white`: the
+   * colour that draws the most (ui/palette.ts WHITE), which the covered secret's holes count as.
+   */
+  constructor(
+    p: FirmwareProfile,
+    rgb: number[],
+    private readonly white: number,
+  ) {
+    const colours = rgb.length / 3;
+    this.duty = new Uint8Array(rgb.length);
+    this.dutySum = new Uint16Array(colours);
+    this.lut = new Uint32Array(colours);
     this.pin = p.led;
     this.bytes = new Uint8ClampedArray(p.ledCount * 3);
     this.grb = new Uint24Array(this.bytes.buffer);
@@ -71,8 +92,10 @@ export class Pixels {
     this.powerOn = p.ledPowerOn;
     this.settleMs = p.ledSettleMs;
     // Only the palette's 33 channel values (a whole 256-entry table took ~2.8 ms at boot on the interpreter).
-    for (let i = 0; i < PALETTE_SIZE * 3; i++) this.duty[i] = gamma(PALETTE_RGB[i]);
-    for (let c = 0; c < PALETTE_SIZE; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
+    for (let i = 0; i < rgb.length; i++) this.duty[i] = gamma(rgb[i]);
+    for (let c = 0; c < colours; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
+    this.secretAt = p.seg.secret;
+    this.secretEnd = p.seg.secret + p.segLen.secret;
   }
 
   /** Switches the LED supply (a dark WS2812 still draws ~1 mA, so sleep cuts it). */
@@ -96,7 +119,7 @@ export class Pixels {
   private layOut(frame: Uint8Array, k: number): void {
     if (k !== this.lutK) {
       const d = this.duty;
-      for (let c = 0; c < PALETTE_SIZE; c++)
+      for (let c = 0; c < this.lut.length; c++)
         this.lut[c] = ((d[c * 3 + 1] * k) >> 8) | (((d[c * 3] * k) >> 8) << 8) | (((d[c * 3 + 2] * k) >> 8) << 16);
       this.lutK = k;
     }
@@ -105,9 +128,10 @@ export class Pixels {
 
   /**
    * Sends the frame (at time `now`, ms) if it differs from what the LEDs show. Returns 0, or while the
-   * supply is still settling, the time to show the frame of that moment instead.
+   * supply is still settling, the time to show the frame of that moment instead. `covered`: the frame
+   * lights the secret's holes under the shield (see the header).
    */
-  show(frame: Uint8Array, now: number): number {
+  show(frame: Uint8Array, now: number, covered?: boolean): number {
     if (!this.on) {
       this.setPower(true);
       this.readyAt = now + this.settleMs;
@@ -119,6 +143,9 @@ export class Pixels {
     if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return 0;
     // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
     const spare = this.spare;
+    const secret = covered ? frame.subarray(this.secretAt, this.secretEnd) : null;
+    const held = secret && secret.slice();
+    if (secret) secret.fill(this.white);
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {
@@ -132,6 +159,10 @@ export class Pixels {
       this.layOut(frame, k);
       this.keptUserK = userK;
       this.keptSum = E.sum(this.bytes);
+    }
+    if (secret) {
+      secret.set(held!);
+      this.layOut(frame, k);
     }
     if (k === this.shownK && crc === this.shownCrc) return 0;
     this.shownK = k;

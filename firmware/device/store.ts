@@ -6,7 +6,7 @@
  * newer save has been written: a save goes to the other slot, and the slots change places only once
  * that write succeeded.
  */
-import { decodeSlot, encodeSlot } from "./save-format";
+import { decodeSlot, encodeSlot } from "../save-format";
 
 const SLOT_NAMES = ["bb.s0", "bb.s1"];
 

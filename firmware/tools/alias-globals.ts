@@ -13,8 +13,14 @@
 import * as acorn from "acorn";
 import { children, type AnyNode } from "./ast.ts";
 
-/** Globals worth an alias when used often enough (namespaces and constructors; never a function that reads `this`). */
+/**
+ * Globals worth an alias when used often enough: namespaces, constructors, and Espruino's pin and clock
+ * functions (plain functions: none reads `this`, so a call through a local is the same call).
+ */
 export const ALIASED_GLOBALS = [
+  "digitalWrite",
+  "digitalRead",
+  "getTime",
   "Math",
   "JSON",
   "Object",

@@ -55,6 +55,8 @@ export interface BuildOptions {
   out?: string;
   minify?: boolean;
   entry?: string;
+  /** A list of games (a module exporting GAMES) in place of firmware/ui/games.ts: a build with another game. */
+  games?: string;
 }
 export interface BuildResult {
   out: string;
@@ -93,6 +95,14 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
           setup(b) {
             b.onResolve({ filter: /^brainboard:profile$/ }, () => ({ path: profile.id, namespace: "profile" }));
             b.onLoad({ filter: /.*/, namespace: "profile" }, () => ({ contents: firmwareProfileSource(profile), loader: "js" }));
+          },
+        },
+        {
+          name: "brainboard-games",
+          setup(b) {
+            const games = opts.games;
+            if (games)
+              b.onResolve({ filter: /^\.\/games$/ }, (a) => (a.importer.startsWith(ROOT + "firmware/ui/") ? { path: games } : undefined));
           },
         },
       ],

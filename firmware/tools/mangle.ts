@@ -1,7 +1,7 @@
 /**
  * Property-name mangling for the bundle. esbuild's minifier keeps property names, and in this
  * firmware they are a seventh of the bytes. We mangle exactly the names our own firmware declares
- * (interface members, class members, object-literal keys in firmware/core, ui, device, main.ts)
+ * (interface members, class members, object-literal keys in firmware/core, ui, device, main.ts, profile.ts)
  * and never:
  *  - a name the firmware uses on an object of Espruino's built-ins or API (firmware/types), which the
  *    device looks up by name: found with the type checker (espruinoPropertyNames), so a name of our
@@ -11,15 +11,22 @@
  *    obj["literal"] in firmware, so a computed key is always a variable, and that list names them all.
  * Short names are esbuild's, chosen afresh by every build (the same sources give the same names), with
  * one exception: the saved state's fields are pinned to their keys in the save format
- * (firmware/device/save-format.ts SAVE_KEYS), so Storage holds the format's keys whatever the build.
+ * (firmware/save-format.ts SAVE_KEYS), so Storage holds the format's keys whatever the build.
  * No mapping is tracked: nothing but the save depends on a short name surviving from one build to the next.
  */
 import ts from "typescript";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { SAVE_KEYS } from "../device/save-format.ts";
+import { SAVE_KEYS } from "../save-format.ts";
 
 const SOURCE_DIRS = ["firmware/core", "firmware/ui", "firmware/device"];
+/** The firmware's files outside those folders: the entry, the compiled profile's type, the save format. */
+const SOURCE_FILES = ["firmware/main.ts", "firmware/profile.ts", "firmware/save-format.ts"];
+
+/** Every firmware source file the mangler reads. */
+function firmwareFiles(root: string): string[] {
+  return SOURCE_DIRS.flatMap((d) => tsFiles(root, d)).concat(SOURCE_FILES.map((f) => join(root, f)));
+}
 const RESERVED_DECLS = ["firmware/types/lib.espruino.d.ts", "firmware/types/espruino.d.ts"];
 /** Interfaces whose members are read with computed keys (their names are data, not just code): none today. */
 const DYNAMIC_KEY_INTERFACES: string[] = [];
@@ -47,7 +54,7 @@ function walk(file: string, visit: (n: ts.Node) => void): void {
  */
 export function keptPropertyNames(root: string, mangled: RegExp): Set<string> {
   const kept = new Set<string>();
-  const files = SOURCE_DIRS.flatMap((d) => tsFiles(root, d)).concat([join(root, "firmware/main.ts")]);
+  const files = firmwareFiles(root);
   for (const f of files)
     walk(f, (n) => {
       let name: ts.Node | undefined;
@@ -77,7 +84,7 @@ export function espruinoPropertyNames(root: string): Set<string> {
   const program = ts.createProgram(parsed.fileNames, parsed.options);
   const checker = program.getTypeChecker();
   const reservedFiles = RESERVED_DECLS.map((f) => join(root, f));
-  const sources = new Set(SOURCE_DIRS.flatMap((d) => tsFiles(root, d)).concat([join(root, "firmware/main.ts")]));
+  const sources = new Set(firmwareFiles(root));
   const used = new Set<string>();
   const isEspruinos = (symbol: ts.Symbol | undefined): boolean =>
     !symbol || !symbol.declarations || symbol.declarations.some((d) => reservedFiles.includes(d.getSourceFile().fileName));
@@ -111,7 +118,7 @@ export function espruinoPropertyNames(root: string): Set<string> {
 export function manglePattern(root: string): RegExp {
   const declared = new Set<string>();
   const dynamic = new Set<string>();
-  const files = SOURCE_DIRS.flatMap((d) => tsFiles(root, d)).concat([join(root, "firmware/main.ts")]);
+  const files = firmwareFiles(root);
   for (const f of files)
     walk(f, (n) => {
       if (

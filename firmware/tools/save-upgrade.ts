@@ -1,12 +1,20 @@
 /**
  * Saves of older formats, on the Node side (the simulator's views, the tests and `npm run flash`): the unit
- * reads only the current format (firmware/device/save-format.ts); this reads format 1 too and brings it
+ * reads only the current format (firmware/save-format.ts); this reads format 1 too and brings it
  * up to date, so a game saved by an older firmware can be carried across a firmware update.
  */
-import { decodeSlot, encodeSlot, expandKeys, SAVE_KEYS, SAVE_VERSION, type Crc, type Slot } from "../device/save-format.ts";
-import { PHASE_FEEDBACK, PHASE_GUESS, PHASE_NAMES } from "../core/types.ts";
-import { FLIP_ASK, FLIP_KIND_NAMES, FLIP_PHASE_NAMES, FLIP_RESULT_NAMES } from "../core/brainflip.ts";
-import { S_GAME, S_LOCK, SETTING_NAMES } from "../ui/menu.ts";
+import { decodeSlot, encodeSlot, expandKeys, SAVE_KEYS, SAVE_VERSION, type Crc, type Slot } from "../save-format.ts";
+import { PHASE_NAMES, type MatchState } from "../core/types.ts";
+import {
+  checkFlipState,
+  flipHoldsSecret,
+  FLIP_KIND_NAMES,
+  FLIP_PHASE_NAMES,
+  FLIP_RESULT_NAMES,
+  type FlipState,
+} from "../core/brainflip.ts";
+import { checkMatchState, matchHoldsSecret } from "../core/match.ts";
+import { S_GAME, S_LOCK, SETTING_NAMES } from "../ui/settings.ts";
 
 /** Fletcher-16 over the 8-bit characters: format 1's checksum. */
 export function fletcher16(s: string): number {
@@ -164,18 +172,10 @@ export function describeSave(data: unknown): string {
 export function saveLocksConsole(data: unknown): boolean {
   const s = loose(expandKeys(data));
   if (!Array.isArray(s?.settings) || s.settings[S_LOCK] !== true) return false;
-  const match = loose(s?.match);
-  const config = loose(match?.config);
-  const game = loose(match?.game);
-  const codebreaker =
-    !!match &&
-    !match.over &&
-    !match.wrongInfo &&
-    (config?.mode === "referee" || config?.mode === "manual") &&
-    game?.secret !== null &&
-    game?.secret !== undefined &&
-    (game.phase === PHASE_GUESS || game.phase === PHASE_FEEDBACK);
-  const flip = loose(s?.flip);
-  const round = loose(flip?.round);
-  return codebreaker || (!!flip && !flip.over && round?.phase === FLIP_ASK);
+  // Each game's state as the unit takes it (its check), then the unit's own rule (core).
+  const match = s?.match;
+  const flip = s?.flip;
+  return (
+    (!checkMatchState(match) && matchHoldsSecret(match as MatchState)) || (!checkFlipState(flip) && flipHoldsSecret(flip as FlipState))
+  );
 }

@@ -4,66 +4,35 @@
  * another screen), which the device layer drains through takeTune() and takeSave(). Pure: no I/O and
  * no clock; the time is an argument and randomness is injected.
  */
-import { checkConfig, checkMatchState } from "../core/match";
-import type { MatchState } from "../core/types";
 import { REFUSED_PHASE } from "../core/types";
-import { checkFlipConfig, checkFlipState } from "../core/brainflip";
-import type { FlipState } from "../core/brainflip";
 import type { Layout } from "./layout";
-import { CodebreakerScreen } from "./codebreaker";
-import { FlipScreen } from "./flip";
+import type { CodebreakerScreen } from "./codebreaker";
 import { SelfTestScreen } from "./selftest";
-import { BRIGHTNESS_STEPS, MenuScreen, SLEEP_MENU } from "./menu";
-import type { MenuContext, Settings } from "./menu";
-import { flipConfig, matchConfig, S_BRIGHTNESS, S_GAME, S_LOCK, S_SLEEP, S_SOUND, SETTINGS_COUNT } from "./menu";
-import type { FlashTarget, Screen, ScreenName } from "./screen";
+import { MenuScreen } from "./menu";
+import type { Host } from "./host";
+import type { GameKind, SavedState } from "./game";
+import { kindIndex } from "./game";
+import { GAMES } from "./games";
+import { CODEBREAKER } from "./codebreaker-game";
+import type { Settings } from "./settings";
+import { defaultSettings, S_GAME, S_LOCK, settingsValid } from "./settings";
+import type { FlashTarget, GameScreen, Screen } from "./screen";
 import { FLASH_ENTRY } from "./screen";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_REFUSE } from "./tunes";
+import { SAVE_VERSION } from "../save-format";
 
-export { SOLVER_SLICE, G_HINT, HINT_MS } from "./codebreaker";
-export type { PlayMode } from "./codebreaker";
-export {
-  BRIGHTNESS_STEPS,
-  FLIP_GRID_MENU,
-  FLIP_PLAYERS_MENU,
-  G_LOCK,
-  G_RESUME,
-  G_SLEEP,
-  G_SOUND,
-  GAMES_MENU,
-  MODE_MENU,
-  PRESET_MENU,
-  presetFits,
-  SLEEP_MENU,
-} from "./menu";
-export type { GameId, Settings } from "./menu";
+export type { SavedState } from "./game";
 
-/** The saved state's own version (its field `v`): 2 since phases, kinds and results are numbers. */
-export const SAVE_VERSION = 2;
 /** How long a refused action flashes the pegs at fault. */
 export const FLASH_MS = 1200;
 
-/** What survives a power loss (in Storage in the format of device/save-format.ts). */
-export interface SavedState {
-  v: number;
-  screen: ScreenName;
-  settings: Settings;
-  match: MatchState | null;
-  flip: FlipState | null;
-}
-export { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
-export type { FlashTarget } from "./screen";
-
-/** Brainiac refereed, 4 games; brightness 2 of 4, sound on, sleep after 5 minutes, console lock on; Brain Flip for 3 on 6x6. */
-export function defaultSettings(): Settings {
-  return ["brainiac", false, "referee", 4, 1, true, 5, true, "flip", 3, 6, false];
-}
-
-export class App implements MenuContext {
+export class App implements Host {
   settings: Settings = defaultSettings();
   readonly menu: MenuScreen;
+  /** Each game's screen, in the order of the list of games. */
+  readonly games: GameScreen[];
+  /** The codebreaker games' screen: the device layer runs its background work (the unit's moves, hints). */
   readonly play: CodebreakerScreen;
-  readonly flip: FlipScreen;
   readonly selfTest: SelfTestScreen;
   /** The active screen. */
   screen: Screen;
@@ -84,25 +53,31 @@ export class App implements MenuContext {
   /** Alerts the device layer reports: the battery is low; a key is stuck down (and ignored). */
   lowBattery?: boolean;
   keysStuck?: boolean;
+  /** The frame lights the secret's holes under the codemaker's shield: their colours must not change the LEDs' current budget. */
+  secretCovered?: boolean;
   /** Blinks restart, lit, at every key press, so what a press changed shows at once. */
   blinkEpoch = 0;
   /** The time (ms) of the event being handled (a key, a slice of background work, a restore). */
   now = 0;
 
+  /** The list of games (ui/games.ts). */
+  readonly kinds: GameKind[] = GAMES;
+
   constructor(
     readonly layout: Layout,
     rand: () => number,
   ) {
-    this.menu = new MenuScreen(this);
-    this.play = new CodebreakerScreen(this, rand);
-    this.flip = new FlipScreen(this);
+    const kinds = this.kinds;
+    this.menu = new MenuScreen(this, kinds);
+    const games = (this.games = kinds.map((kind) => kind.screen(this, rand)));
+    this.play = games[kinds.indexOf(CODEBREAKER)] as CodebreakerScreen;
     this.selfTest = new SelfTestScreen(this);
     this.screen = this.menu;
   }
 
   /** The game screen of the kind chosen in the settings (what OK starts and resume goes back to). */
-  game(): CodebreakerScreen | FlipScreen {
-    return this.settings[S_GAME] === "brainflip" ? this.flip : this.play;
+  game(): GameScreen {
+    return this.games[kindIndex(this.kinds, this.settings[S_GAME])];
   }
 
   /** Resumes from saved data; returns "" or why the data could not be used (the unit then starts afresh). */
@@ -110,35 +85,38 @@ export class App implements MenuContext {
     const s = data as SavedState;
     this.now = now;
     if (data === undefined) return ""; // nothing saved yet
-    if (!s || typeof s !== "object") {
-      this.warnUntil = now + 3000;
-      return "saved state refused: not an object";
+    const set = s && s.settings;
+    const kinds = this.kinds;
+    let problem =
+      !s || typeof s !== "object"
+        ? "not an object"
+        : s.v !== SAVE_VERSION || !set || !settingsValid(set) || kindIndex(kinds, set[S_GAME]) < 0
+          ? "bad version or settings"
+          : null;
+    // Every game's settings, and every game's state saved.
+    for (let i = 0; i < kinds.length && !problem; i++) {
+      const state = kinds[i].stateIn(s);
+      const bad = kinds[i].settingsProblem;
+      problem = (bad && bad(set)) || (state ? kinds[i].check(state) : null);
     }
-    const set = s.settings;
-    const problem =
-      s.v !== SAVE_VERSION || !set || !settingsValid(set)
-        ? "bad version or settings"
-        : s.match
-          ? checkMatchState(s.match)
-          : s.flip
-            ? checkFlipState(s.flip)
-            : null;
     if (problem) {
       this.warnUntil = now + 3000;
       return "saved state refused: " + problem;
     }
-    const play = this.play;
+    const games = this.games;
     this.settings = set;
-    play.match = s.match || null;
-    this.flip.state = s.flip || null;
-    this.screen = s.screen === "play" && play.match ? play : s.screen === "flip" && this.flip.state ? this.flip : this.menu;
-    // A power cut while the unit was thinking: it takes the work up again (think(), which saves what it then plays).
-    play.enter();
+    this.screen = this.menu;
+    for (let i = 0; i < kinds.length; i++) {
+      games[i].load(kinds[i].stateIn(s) || null);
+      if (s.screen === games[i].name && games[i].saved()) this.screen = games[i];
+    }
     return "";
   }
 
   snapshot(): SavedState {
-    return { v: SAVE_VERSION, screen: this.screen.name, settings: this.settings, match: this.play.match, flip: this.flip.state };
+    const s = { v: SAVE_VERSION, screen: this.screen.name, settings: this.settings } as SavedState;
+    for (let i = 0; i < this.kinds.length; i++) this.kinds[i].putState(s, this.games[i].saved());
+    return s;
   }
 
   /** The tune the device should play now, if any (taken once). */
@@ -173,27 +151,27 @@ export class App implements MenuContext {
   /** Another screen (the menu, or a game resumed), with a click; saved. */
   go(screen: Screen): void {
     this.screen = screen;
-    if (screen === this.play) this.play.enter();
+    const game = screen as GameScreen;
+    if (game.enter) game.enter();
     this.tune = TUNE_CLICK;
     this.saveWanted = true;
   }
 
   /** OK on the menu: a new game of the chosen kind. */
   start(): void {
-    const s = this.settings;
-    if (s[S_GAME] === "brainflip") this.flip.start(s);
-    else if (!this.play.start(s)) {
+    const game = this.game();
+    if (!game.start(this.settings)) {
       this.refuse();
       return;
     }
-    this.screen = this.game();
+    this.screen = game;
     this.tune = TUNE_ACCEPT;
-    this.saveWanted = this.screen !== this.play || this.play.settled();
+    this.saveWanted = !game.settled || game.settled();
   }
 
   /** Does a game hold a secret the codebreaker must not read (whatever the screen shows now)? */
   secretHeld(): boolean {
-    return this.play.holdsSecret() || this.flip.holdsSecret();
+    return this.games.some((game) => game.holdsSecret());
   }
 
   /** Should the USB console be locked? While a two-player game holds a secret, if the setting says so. */
@@ -213,19 +191,4 @@ export class App implements MenuContext {
     this.flashUntil = this.now + FLASH_MS;
     this.tune = TUNE_REFUSE;
   }
-}
-
-function settingsValid(set: Settings): boolean {
-  if (
-    !Array.isArray(set) ||
-    set.length !== SETTINGS_COUNT ||
-    SLEEP_MENU.indexOf(set[S_SLEEP]) < 0 ||
-    typeof set[S_LOCK] !== "boolean" ||
-    typeof set[S_SOUND] !== "boolean" ||
-    !(set[S_BRIGHTNESS] >= 0 && set[S_BRIGHTNESS] < BRIGHTNESS_STEPS)
-  )
-    return false;
-  const flipOk = !checkFlipConfig(flipConfig(set));
-  if (set[S_GAME] === "brainflip") return flipOk;
-  return flipOk && !checkConfig(matchConfig(set));
 }

@@ -9,12 +9,15 @@
 import type { FlipState } from "../core/brainflip";
 import {
   answerQuestion,
+  checkFlipConfig,
+  checkFlipState,
   correctLastAnswer,
   FLIP_ANSWER,
   FLIP_ASK,
   FLIP_OVER,
   FLIP_PICK,
   FLIP_TARGET,
+  flipHoldsSecret,
   guessCard,
   masterMistake,
   newFlipGame,
@@ -23,12 +26,13 @@ import {
   questionLimit,
 } from "../core/brainflip";
 import type { Result } from "../core/types";
-import type { Settings } from "./menu";
-import { flipConfig } from "./menu";
+import type { Settings } from "./settings";
+import { FLIP_GRID_MENU, FLIP_PLAYERS_MENU, flipConfig, maxFlipGrid, S_FLIP_MODE, S_GRID, S_PLAYERS, S_UNIT_FLIPS } from "./settings";
+import type { GameKind } from "./game";
+import { OFF_ON } from "./menu";
 import { Clock, pad, BLINK_ON, BLINK_PERIOD } from "./frame";
-import type { Layout } from "./layout";
 import type { GameScreen } from "./screen";
-import type { App } from "./app";
+import type { Host } from "./host";
 import { BLUE, CYAN, GREEN, OFF, ORANGE, PINK, RED, VIOLET, WHITE, YELLOW } from "./palette";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_FAILED, TUNE_MATCH_OVER, TUNE_SOLVED } from "./tunes";
 
@@ -53,29 +57,26 @@ const M_MISTAKE = 5;
 /** The board's rows, one per question; the track's first LEDs count the questions left, from 12 on the points. */
 const TRACK_POINTS = 12;
 
-export interface FlipSettings {
-  flipMode: "flip" | "straight";
-  players: number;
-  flipGrid: number;
-  unitFlips: boolean;
-}
-
-/** The largest grid a build can offer: 6x6 with a codemaker pad for the Master's keys, else 5x5. */
-export function maxFlipGrid(L: Layout): number {
-  return L.maker ? 6 : 5;
-}
-
 export class FlipScreen implements GameScreen {
   readonly name = "flip";
   state: FlipState | null = null;
 
-  constructor(readonly app: App) {}
+  constructor(readonly app: Host) {}
 
   /** A new game; player 1 (red) is the first Master. */
-  start(s: Settings): void {
+  start(s: Settings): boolean {
     const config = flipConfig(s);
     config.grid = Math.min(config.grid, maxFlipGrid(this.app.layout));
     this.state = newFlipGame(config, 0);
+    return true;
+  }
+
+  saved(): FlipState | null {
+    return this.state;
+  }
+
+  load(state: unknown): void {
+    this.state = state as FlipState | null;
   }
 
   resumable(): boolean {
@@ -86,9 +87,10 @@ export class FlipScreen implements GameScreen {
     return this.resumable();
   }
 
-  /** A round whose card is picked: the Master's secret. */
+  /** A round whose card is picked: the Master's secret (core/brainflip.ts flipHoldsSecret). */
   holdsSecret(): boolean {
-    return this.resumable() && (this.state as FlipState).round.phase === FLIP_ASK;
+    const s = this.state;
+    return !!s && flipHoldsSecret(s);
   }
 
   /** The card under a grid position, or -1 outside the grid in use. */
@@ -197,3 +199,21 @@ export class FlipScreen implements GameScreen {
     }
   }
 }
+
+/** Brain Flip on the list of games (ui/games.ts): its menu is its rules, players, grid and who flips the answers. */
+export const BRAIN_FLIP: GameKind = {
+  ids: ["brainflip"],
+  stateIn: (s) => s.flip,
+  putState: (s, state) => (s.flip = state as FlipState | null),
+  menu: [
+    { at: 6, options: ["flip", "straight"], colours: [GREEN], set: S_FLIP_MODE },
+    { at: 12, options: FLIP_PLAYERS_MENU, colours: [ORANGE], set: S_PLAYERS },
+    // 6x6 needs the codemaker pad for the Master's keys.
+    { at: 18, options: FLIP_GRID_MENU, colours: [BLUE], set: S_GRID, allowed: (v, _s, c) => (v as number) <= maxFlipGrid(c.layout) },
+    { at: 23, cycle: true, options: OFF_ON, colours: [RED, GREEN], set: S_UNIT_FLIPS },
+  ],
+  // Its settings are checked whichever game is chosen: the menu shows them when it is.
+  settingsProblem: (s) => checkFlipConfig(flipConfig(s)),
+  check: checkFlipState,
+  screen: (host) => new FlipScreen(host),
+};

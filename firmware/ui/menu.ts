@@ -1,6 +1,7 @@
 /**
- * The menu as data, one table per kind of game: which pad key sets which setting to what, in which
- * colour. The menu screen's keys and its drawing both read these tables (ui/screens.ts MenuScreen);
+ * The menu as data, one table per game of the list (ui/games.ts: the game row, the game's own items,
+ * the unit's): which pad key sets which setting to what, in which colour. The menu screen's keys and
+ * its drawing both read these tables;
  * so can the simulator page's key labels and a printed legend overlay, through MENU_LEGENDS (names
  * only, never in the bundle).
  *
@@ -9,113 +10,19 @@
  * options, lit in the colour of the current one). Settings that mean different things for different
  * games are different settings (a Brain Flip grid is not a match length).
  */
-import type { MatchConfig, MatchMode, PresetId } from "../core/types";
-import type { FlipConfig, FlipMode } from "../core/brainflip";
-import type { FlipSettings } from "./flip";
-import { maxFlipGrid } from "./flip";
-import { rulesFor } from "../core/presets";
-import { MODES } from "../core/match";
-import type { Layout } from "./layout";
 import { G_OK } from "./layout";
-import { BLUE, CYAN, GREEN, OFF, ORANGE, RED, VIOLET, WHITE, YELLOW } from "./palette";
+import { BLUE, CYAN, GREEN, OFF, RED, VIOLET, WHITE, YELLOW } from "./palette";
 import { BLINK_ON, BLINK_PERIOD, Clock, FLASH_HALF } from "./frame";
 import { TUNE_CLICK, TUNE_CONFIRM } from "./tunes";
 import type { Screen } from "./screen";
-import type { App } from "./app";
+import type { GameKind } from "./game";
+import { gameIds, kindIndex } from "./game";
+import type { Host } from "./host";
+import type { Settings } from "./settings";
+import { BRIGHTNESS_MENU, S_BRIGHTNESS, S_GAME, S_LOCK, S_SLEEP, S_SOUND, SLEEP_MENU } from "./settings";
 
-/** The games on the menu's first row: the three codebreaker sheets and Brain Flip. */
-export type GameId = PresetId | "brainflip";
-
-/**
- * The settings, one per index (S_*): a list, so that a menu item names its setting by an index rather
- * than by a pair of functions to read and write it, and the save holds them in a dozen bytes.
- * NamedSettings is the same by name, for views and tools (settingsByName).
- */
-export type Settings = [GameId, boolean, MatchMode, number, number, boolean, number, boolean, FlipMode, number, number, boolean];
-/** The game chosen: a codebreaker preset or Brain Flip. */
-export const S_GAME = 0;
-/** The harder variant. */
-export const S_HARDER = 1;
-/** The codebreaker roles. */
-export const S_MODE = 2;
-/** The codebreaker match length. */
-export const S_GAMES = 3;
-/** 0 (dimmest) .. BRIGHTNESS_STEPS-1. */
-export const S_BRIGHTNESS = 4;
-export const S_SOUND = 5;
-/** Idle minutes before sleep (one of SLEEP_MENU). */
-export const S_SLEEP = 6;
-/** Lock the USB console while a two-player game holds a secret. */
-export const S_LOCK = 7;
-/** Brain Flip: its rules, players, grid size, and whether the unit flips the answers. */
-export const S_FLIP_MODE = 8;
-export const S_PLAYERS = 9;
-export const S_GRID = 10;
-export const S_UNIT_FLIPS = 11;
-export const SETTINGS_COUNT = 12;
-
-/** A codebreaker match's config from the settings. */
-export function matchConfig(s: Settings): MatchConfig {
-  return { preset: s[S_GAME] as PresetId, harder: s[S_HARDER], mode: s[S_MODE], games: s[S_GAMES] };
-}
-
-/** A Brain Flip game's config from the settings (the grid as chosen, before a build's limit). */
-export function flipConfig(s: Settings): FlipConfig {
-  return { players: s[S_PLAYERS], grid: s[S_GRID], mode: s[S_FLIP_MODE], unitFlips: s[S_UNIT_FLIPS] };
-}
-
-/** The settings' names, by index (views, tools and the save's Node-side decoder; not in the bundle). */
-export const SETTING_NAMES = [
-  "preset",
-  "harder",
-  "mode",
-  "games",
-  "brightness",
-  "sound",
-  "sleepMin",
-  "lockConsole",
-  "flipMode",
-  "players",
-  "flipGrid",
-  "unitFlips",
-] as const;
-
-/** The settings by name (views and tools). */
-export interface NamedSettings extends FlipSettings {
-  preset: GameId;
-  harder: boolean;
-  mode: MatchMode;
-  games: number;
-  brightness: number;
-  sound: boolean;
-  sleepMin: number;
-  lockConsole: boolean;
-}
-
-/** Settings by index -> by name. */
-export function settingsByName(s: Settings): NamedSettings {
-  const out: Record<string, unknown> = {};
-  SETTING_NAMES.forEach((name, i) => (out[name] = s[i]));
-  return out as unknown as NamedSettings;
-}
-
-/** Settings by name -> by index. */
-export function settingsByIndex(n: NamedSettings): Settings {
-  return SETTING_NAMES.map((name) => n[name]) as unknown as Settings;
-}
-
-export const PRESET_MENU: GameId[] = ["brainiac", "travel", "race", "brainflip"];
-export const MODE_MENU: MatchMode[] = MODES;
-export const GAMES_MENU = [2, 4, 6, 8, 10];
-export const FLIP_PLAYERS_MENU = [2, 3, 4, 5, 6];
-/** (The same options as the players: one array in the bundle.) */
-export const FLIP_GRID_MENU = FLIP_PLAYERS_MENU;
-export const BRIGHTNESS_STEPS = 4;
-export const BRIGHTNESS_MENU = [0, 1, 2, 3];
-/** Idle minutes before the unit sleeps, cycled by one menu key. */
-export const SLEEP_MENU = [2, 5, 15];
 const ON_OFF = [true, false];
-const OFF_ON = [false, true];
+export const OFF_ON = [false, true];
 const ON_OFF_COLOURS = [GREEN, RED];
 
 /** How long the menu waits for the OK that confirms a new game over an unfinished one. */
@@ -128,13 +35,6 @@ export const G_RESUME = 34;
 export const G_SLEEP = 28;
 export const G_SOUND = 29;
 
-/** What an item may ask of the unit when a key would change it. */
-export interface MenuContext {
-  layout: Layout;
-  /** Does a two-player game hold a secret now (the console lock must then stay on)? */
-  secretHeld(): boolean;
-}
-
 export interface MenuItem {
   /** Grid position of the item's (first) key. */
   at: number;
@@ -146,22 +46,8 @@ export interface MenuItem {
   /** A choice: the colour of its options (the chosen one is white). A cycle: the colour of each option. */
   colours: number[];
   /** May the setting take this value now? (Not offered, or refused, when it may not.) */
-  allowed?: (v: unknown, s: Settings, c: MenuContext) => boolean;
+  allowed?: (v: unknown, s: Settings, c: Host) => boolean;
 }
-
-/** Can this build show the game? (The five-peg race needs five holes per row.) */
-export function presetFits(layout: Layout, preset: GameId): boolean {
-  return preset === "brainflip" || rulesFor(preset, false).pegs <= layout.pegs;
-}
-
-const GAME_ROW: MenuItem = {
-  at: 0,
-  cycle: false,
-  options: PRESET_MENU,
-  colours: [YELLOW],
-  set: S_GAME,
-  allowed: (v, _s, c) => presetFits(c.layout, v as GameId),
-};
 
 /** Row 5 and the lock: the unit's own settings, the same for every game. */
 const UNIT_ITEMS: MenuItem[] = [
@@ -196,70 +82,24 @@ const UNIT_ITEMS: MenuItem[] = [
   },
 ];
 
-function withUnitItems(items: MenuItem[]): MenuItem[] {
-  return items.concat(UNIT_ITEMS);
+/** The game row (row 1): a key per game of the list (ui/games.ts); an option this build cannot play is not offered. */
+function gameRow(kinds: GameKind[]): MenuItem {
+  return {
+    at: 0,
+    options: gameIds(kinds),
+    colours: [YELLOW],
+    set: S_GAME,
+    allowed: (v, _s, c) => {
+      const kind = kinds[kindIndex(kinds, v)];
+      return !kind.fits || kind.fits(c.layout, v as string);
+    },
+  };
 }
 
-/** The codebreaker games' menu: game, variant, roles, match length, then the unit's settings. */
-export const CODEBREAKER_MENU: MenuItem[] = withUnitItems([
-  GAME_ROW,
-  {
-    at: 6,
-    options: OFF_ON,
-    colours: [GREEN],
-    set: S_HARDER,
-  },
-  {
-    at: 12,
-    options: MODE_MENU,
-    colours: [ORANGE],
-    set: S_MODE,
-  },
-  {
-    at: 18,
-    options: GAMES_MENU,
-    colours: [BLUE],
-    set: S_GAMES,
-    // The race has no agreed length (first to hole 30).
-    allowed: (_v, s) => s[S_GAME] !== "race",
-  },
-]);
-
-/** Brain Flip's menu: game, rules, players, grid and who flips the answers, then the unit's settings. */
-export const FLIP_MENU: MenuItem[] = withUnitItems([
-  GAME_ROW,
-  {
-    at: 6,
-    options: ["flip", "straight"],
-    colours: [GREEN],
-    set: S_FLIP_MODE,
-  },
-  {
-    at: 12,
-    options: FLIP_PLAYERS_MENU,
-    colours: [ORANGE],
-    set: S_PLAYERS,
-  },
-  {
-    at: 18,
-    options: FLIP_GRID_MENU,
-    colours: [BLUE],
-    set: S_GRID,
-    // 6x6 needs the codemaker pad for the Master's keys.
-    allowed: (v, _s, c) => (v as number) <= maxFlipGrid(c.layout),
-  },
-  {
-    at: 23,
-    cycle: true,
-    options: OFF_ON,
-    colours: [RED, GREEN],
-    set: S_UNIT_FLIPS,
-  },
-]);
-
-/** The menu for the game chosen in the settings. */
-export function menuFor(s: Settings): MenuItem[] {
-  return s[S_GAME] === "brainflip" ? FLIP_MENU : CODEBREAKER_MENU;
+/** Each game's menu, in the order of the list: the game row, the game's own items, then the unit's. */
+export function menus(kinds: GameKind[]): MenuItem[][] {
+  const row = gameRow(kinds);
+  return kinds.map((kind) => [row].concat(kind.menu, UNIT_ITEMS));
 }
 
 /**
@@ -302,7 +142,20 @@ export class MenuScreen implements Screen {
   private readonly image = new Uint8Array(36);
   private stamp = "";
 
-  constructor(readonly app: App) {}
+  /** Each game's menu, in the order of the list. */
+  private readonly menus: MenuItem[][];
+
+  constructor(
+    readonly app: Host,
+    private readonly kinds: GameKind[],
+  ) {
+    this.menus = menus(kinds);
+  }
+
+  /** The menu of the game chosen in the settings. */
+  private items(): MenuItem[] {
+    return this.menus[kindIndex(this.kinds, this.app.settings[S_GAME])];
+  }
 
   key(_k: number, g: number, down: boolean): void {
     const app = this.app;
@@ -326,7 +179,7 @@ export class MenuScreen implements Screen {
       else app.refuse();
       return;
     }
-    const items = menuFor(s);
+    const items = this.items();
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       const n = item.options.length;
@@ -356,7 +209,7 @@ export class MenuScreen implements Screen {
     if (stamp !== this.stamp) {
       this.stamp = stamp;
       img.fill(OFF);
-      const items = menuFor(s);
+      const items = this.items();
       for (let i = 0; i < items.length; i++) {
         const item = items[i];
         const value = s[item.set];

@@ -5,9 +5,10 @@
  * the menu may go back to it.
  */
 import type { Clock } from "./frame";
+import type { Settings } from "./settings";
 
 /** The screens by name, as saved (SavedState.screen). */
-export type ScreenName = "menu" | "play" | "flip" | "selftest";
+export type ScreenName = string;
 
 export interface Screen {
   readonly name: ScreenName;
@@ -22,8 +23,18 @@ export interface Screen {
   draw(frame: Uint8Array, clock: Clock, flashOff: boolean): void;
 }
 
-/** A screen with a game in it: what it asks of the device and of the menu. */
+/** A screen with a game in it: what it asks of the device and of the menu, and its state for the save. */
 export interface GameScreen extends Screen {
+  /** A new game from the settings; false when they make none (the menu then refuses OK). */
+  start(s: Settings): boolean;
+  /** Its game's state as saved (null: none). */
+  saved(): unknown;
+  /** Takes a saved state that passed its GameKind.check (or null: no game), as after a power cut. */
+  load(state: unknown): void;
+  /** Shown again (resumed from the menu), when the screen has something to set up then. */
+  enter?(): void;
+  /** After start(): is the new game's state final, to be saved now? (Not while the unit still makes its secret.) Yes when absent. */
+  settled?(): boolean;
   /** Does this screen's game hold a secret the codebreaker must not read over USB (the console lock)? */
   holdsSecret(): boolean;
   /** Is there a game here for the menu's resume key to go back to? */

@@ -4,7 +4,7 @@
  * green and a held codemaker key lights a track LED, in key order.
  */
 import type { Screen } from "./screen";
-import type { App } from "./app";
+import type { Host } from "./host";
 import { Clock, pad } from "./frame";
 import { GREEN, WHITE } from "./palette";
 import { TUNE_CLICK } from "./tunes";
@@ -18,7 +18,7 @@ export class SelfTestScreen implements Screen {
   /** Keys held down, for the echo. */
   held: Uint8Array;
 
-  constructor(readonly app: App) {
+  constructor(readonly app: Host) {
     this.held = new Uint8Array(app.layout.keyCount);
   }
 

@@ -26,7 +26,7 @@ import { Circuit, type PinState } from "./circuit.ts";
 import { VirtualClock, type ClockEvent } from "./clock.ts";
 import { colourName } from "../views/colours.ts";
 import { chainPixels, LedChain, type LedStats, type Rgb } from "./led-chain.ts";
-import { Prng } from "./random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { EspruinoRuntime, type BoardBus } from "../runtime/runtime.ts";
 import { protectedLayout, SOLVER_TABLE_NAMES, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { isKept, keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";

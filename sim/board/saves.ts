@@ -1,13 +1,13 @@
 /**
  * The unit's saved state read from the Node side with the firmware's own save format
- * (firmware/device/save-format.ts): two files "bb.s0" and "bb.s1", each copy read with the format's
+ * (firmware/save-format.ts): two files "bb.s0" and "bb.s1", each copy read with the format's
  * decoder and its keys expanded to the source's names; the newest valid copy wins. The page's status
  * (sim/views/status.ts) and the tests read saves through this.
  */
 import { crc32 } from "node:zlib";
 import type { VirtualStorage } from "./storage.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
-import { expandKeys, type Slot } from "../../firmware/device/save-format.ts";
+import { expandKeys, type Slot } from "../../firmware/save-format.ts";
 import { decodeAnySlot as decodeAnyFormat, upgradeSlot as upgradeFormat } from "../../firmware/tools/save-upgrade.ts";
 
 /** The save format's checksum on the Node side: the CRC-32 of the 8-bit characters, as E.CRC32 computes it. */

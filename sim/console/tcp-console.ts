@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { cryptoSeed } from "../board/random.ts";
+import { cryptoSeed } from "../../firmware/tools/prng.ts";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

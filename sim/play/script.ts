@@ -19,14 +19,14 @@
  * a line at most MAX_LINE_CHARS; a run stops with a CapExceeded error once it has used its CPU time
  * (SCRIPT_CPU_MS; the server's requests less). Each error names the cap.
  *
- * KEY is a key id (p11..p66, m11..m34 on R1) or an alias from sim/views/key-names.ts (ok, red, slot1,
+ * KEY is a key id (p11..p66, m11..m34 on R1) or an alias from hardware/key-names.ts (ok, red, slot1,
  * maker.ok...). COLOUR is a palette name (off, red, green, blue, yellow, white, orange, pink,
  * violet or black, hole, cyan), `*` for any, or alternatives like `hole/off` (for a blinking hole).
  */
 import { loadProfile, type Profile, type SegmentName } from "../../hardware/profile.ts";
 import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import { VirtualBoard, type BoardOptions } from "../board/board.ts";
-import { aliasSummary, keyRanges, resolveKey } from "../views/key-names.ts";
+import { aliasSummary, keyRanges, resolveKey } from "../../hardware/key-names.ts";
 
 export interface KeyRef {
   /** The key id on the profile. */

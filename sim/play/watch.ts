@@ -25,13 +25,14 @@ import { PRESET_IDS, rulesFor } from "../../firmware/core/presets.ts";
 import { randomSecret } from "../../firmware/core/random.ts";
 import { createSolver, solverTableName } from "../../firmware/core/solver.ts";
 import type { Code, Feedback, PresetId, Row, Rules } from "../../firmware/core/types.ts";
-import { GAMES_MENU, MODE_MENU, PRESET_MENU } from "../../firmware/ui/app.ts";
+import { GAMES_MENU, MODE_MENU } from "../../firmware/ui/settings.ts";
+import { GAME_IDS } from "../../firmware/ui/games.ts";
 import { G_BLANK, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT } from "../../firmware/ui/layout.ts";
 import { COLOUR_NAMES, PEG_NAMES } from "../../firmware/ui/palette.ts";
 import { drawFeedback, symbolColour } from "../../firmware/ui/render.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import type { Profile, SegmentName } from "../../hardware/profile.ts";
-import { Prng } from "../board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 
 export interface WatchOptions {
   /** The game; default: the one chosen on the unit's menu (Brainiac when that is Brain Flip). */
@@ -328,7 +329,7 @@ export class Watcher {
   /** Chooses the game, the variant, the role "you against the unit, it breaks first" and the match length; OK. */
   private *startMatch(preset: PresetId, harder: boolean, length: number | null): Script {
     yield* this.toMenu();
-    yield* this.tap(this.gridKey(PRESET_MENU.indexOf(preset)));
+    yield* this.tap(this.gridKey(GAME_IDS.indexOf(preset)));
     yield* this.tap(this.gridKey(6 + (harder ? 1 : 0)));
     yield* this.tap(this.gridKey(12 + MODE_MENU.indexOf("unit-breaks")));
     if (length !== null && this.readMenu().games !== length) yield* this.tap(this.gridKey(18 + GAMES_MENU.indexOf(length)));
@@ -509,7 +510,7 @@ export class Watcher {
   private onMenu(): boolean {
     if (!this.board.isOn) return false;
     const pad = this.board.colours("pad");
-    const games = pad.slice(0, PRESET_MENU.length);
+    const games = pad.slice(0, GAME_IDS.length);
     const roles = pad.slice(12, 12 + MODE_MENU.length);
     return (
       pad[G_MENU] === "off" &&
@@ -524,7 +525,7 @@ export class Watcher {
     const pad = this.board.colours("pad");
     const white = (from: number, count: number) => pad.slice(from, from + count).indexOf("white");
     return {
-      preset: PRESET_MENU[white(0, PRESET_MENU.length)] ?? "brainiac",
+      preset: (GAME_IDS[white(0, GAME_IDS.length)] ?? "brainiac") as PresetId | "brainflip",
       harder: white(6, 2) === 1,
       mode: MODE_MENU[white(12, MODE_MENU.length)] ?? "?",
       games: GAMES_MENU[white(18, GAMES_MENU.length)] ?? GAMES_MENU[1],

@@ -21,7 +21,7 @@ import type { ClockEvent, VirtualClock } from "../board/clock.ts";
 import { createEspruinoRealm, type EspruinoRealm } from "./realm.ts";
 import { parseJsonish, toJsonish } from "./jsonish.ts";
 import { SizeEstimator } from "./memory.ts";
-import { Prng } from "../board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { bytesFromString, type VirtualStorage } from "../board/storage.ts";
 
 /** Espruino's TIMER_MIN_INTERVAL, in ms. */

@@ -4,7 +4,8 @@
  * channels, rounded to integers; so each palette colour is a ray in RGB space, and a pixel is the
  * colour whose ray it lies nearest, with k fitted per candidate by least squares.
  */
-import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE, gammaTable } from "../../firmware/ui/palette.ts";
+import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE } from "../../firmware/ui/palette.ts";
+import { gammaTable } from "../../firmware/device/gamma.ts";
 import type { Rgb } from "../board/led-chain.ts";
 
 /** The largest distance (per channel, in duty steps) from a candidate's ray that still counts as that colour. */

@@ -13,7 +13,7 @@
  * Each picture is a small SVG (viewBox 0 0 100 100, a cartoon with dark outlines on a cream card)
  * with a name for tooltips and screen readers ("two blue striped cats with hats").
  */
-import { decodeSlot, expandKeys } from "../../firmware/device/save-format.ts";
+import { decodeSlot, expandKeys } from "../../firmware/save-format.ts";
 import { saveCrc } from "../board/saves.ts";
 import type { VirtualStorage } from "../board/storage.ts";
 import { FLIP_PICK } from "../../firmware/core/brainflip.ts";
@@ -191,7 +191,7 @@ export interface Saved {
 const SAVE_SLOTS = ["bb.s0", "bb.s1"];
 
 /**
- * Reads a snapshot as saved (the save format's short keys, firmware/device/save-format.ts; an unminified
+ * Reads a snapshot as saved (the save format's short keys, firmware/save-format.ts; an unminified
  * bundle saves the source's names, which read the same); null when it is not one.
  */
 export function decodeSaved(saved: unknown): Saved | null {

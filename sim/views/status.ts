@@ -9,12 +9,12 @@
  */
 import type { VirtualBoard } from "../board/board.ts";
 import { newestCopy, type SaveSource } from "../board/saves.ts";
-import { defaultSettings, type SavedState } from "../../firmware/ui/app.ts";
-import { settingsByName, type NamedSettings } from "../../firmware/ui/menu.ts";
+import type { SavedState } from "../../firmware/ui/app.ts";
+import { defaultSettings, settingsByName, type NamedSettings } from "../../firmware/ui/settings.ts";
 import { REFUSAL_COLOURS } from "../../firmware/ui/render.ts";
 import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import { REFUSAL_NAMES } from "../../firmware/core/types.ts";
-import { G_RESUME } from "../../firmware/ui/app.ts";
+import { G_RESUME } from "../../firmware/ui/menu.ts";
 import { gamesPlayed, rulesOf, unitRole } from "../../firmware/core/match.ts";
 import { countConsistent } from "../../firmware/core/codes.ts";
 import { questionLimit, FLIP_TARGET, type FlipState } from "../../firmware/core/brainflip.ts";
@@ -30,7 +30,7 @@ import {
   MODE_NAMES,
   type KeyLegend,
   type ScreenId,
-} from "./key-legends.ts";
+} from "../../hardware/key-legends.ts";
 import {
   PHASE_FAILED,
   PHASE_FEEDBACK,

@@ -14,7 +14,8 @@
  * A palette colour thus shows as its perceived RGB in PALETTE_RGB at any brightness setting, and a
  * pixel that is not a palette colour keeps its hue and its brightness relative to the frame.
  */
-import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE, gammaTable } from "../../firmware/ui/palette.ts";
+import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE } from "../../firmware/ui/palette.ts";
+import { gammaTable } from "../../firmware/device/gamma.ts";
 import { SEGMENT_NAMES, type SegmentName } from "../../hardware/profile.ts";
 import type { Rgb, VirtualBoard } from "../board/board.ts";
 

@@ -9,7 +9,7 @@ import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { bundleFor } from "../board/firmware-bundle.ts";
-import { CHROMIUM_HELP, findChromium, launchChromium } from "./browser.ts";
+import { CHROMIUM_HELP, findChromium, launchChromium } from "../../hardware/browser.ts";
 import { startSimulator } from "./server.ts";
 
 export const SCREENSHOT = fileURLToPath(new URL("./page/screenshot.png", import.meta.url));

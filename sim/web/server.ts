@@ -54,9 +54,9 @@ import { VirtualBoard } from "../board/board.ts";
 import { EngineError, EspruinoBoard } from "../espruino/engine.ts";
 import { SLOT_NAMES } from "../board/saves.ts";
 import { unitGeometry, type UnitGeometry } from "../../hardware/geometry.ts";
-import { keyAliases, keyboardShortcuts } from "../views/key-names.ts";
+import { keyAliases, keyboardShortcuts } from "../../hardware/key-names.ts";
 import { padShowsCards, PictureDeal, pictureList, PICTURES, readSaved, type Deal } from "../views/pictures.ts";
-import { Prng } from "../board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import {
   CapExceeded,
   CommandBudget,

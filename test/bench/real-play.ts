@@ -15,8 +15,8 @@
  */
 import type { PresetId } from "../../firmware/core/types.ts";
 import { rulesFor } from "../../firmware/core/presets.ts";
-import { G_CLEAR, G_OK } from "../../firmware/ui/layout.ts";
-import { G_HINT, HINT_MS } from "../../firmware/ui/codebreaker.ts";
+import { G_CLEAR, G_HINT, G_OK } from "../../firmware/ui/layout.ts";
+import { HINT_MS } from "../../firmware/ui/codebreaker.ts";
 import type { EspruinoBoard, FrameReport } from "../../sim/espruino/engine.ts";
 import { watchRealTime, type WatchEvent } from "../../sim/play/watch.ts";
 import { gridKey } from "../scenarios/driver.ts";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
-import { CHROMIUM_HELP, findChromium, launchChromium } from "../../sim/web/browser.ts";
+import { CHROMIUM_HELP, findChromium, launchChromium } from "../../hardware/browser.ts";
 import { startSimulator, type EspruinoSimulator, type Simulator } from "../../sim/web/server.ts";
 
 export const RESULTS = fileURLToPath(new URL("../../test-results/browser/", import.meta.url));

@@ -3,7 +3,7 @@
  * from RULES.md section 2 independently of firmware/core/codes.ts.
  */
 import type { Code, PresetId } from "../../firmware/core/types";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 
 /** mulberry32 (the simulator's Prng): a small seeded PRNG returning numbers in [0, 1). */
 export function seededRandom(seed: number): () => number {

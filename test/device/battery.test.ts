@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware } from "../../firmware/tools/build.ts";
-import { loadProfile, profilePath } from "../../hardware/profile.ts";
+import { loadProfile, profilePath, USB_ONLY_LED_BUDGET_MA } from "../../hardware/profile.ts";
 import { VirtualBoard } from "../../sim/board/board.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "bb-battery-"));
@@ -19,7 +19,9 @@ const bundles: Record<string, string> = {};
 
 beforeAll(async () => {
   const r1 = JSON.parse(readFileSync(profilePath("r1-pico"), "utf8"));
-  writeFileSync(usbOnlyPath, JSON.stringify({ ...r1, $schema: undefined, id: "r1-pico-usb", battery: { kind: "none" } }));
+  // USB only: the LEDs' budget lowered to what the Pico's USB fuse carries (the profile check refuses more).
+  const leds = { ...r1.leds, budgetMa: USB_ONLY_LED_BUDGET_MA };
+  writeFileSync(usbOnlyPath, JSON.stringify({ ...r1, $schema: undefined, id: "r1-pico-usb", leds, battery: { kind: "none" } }));
   for (const [name, profile] of [
     ["usb", usbOnlyPath],
     ["pico", "r1-pico"],

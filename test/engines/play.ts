@@ -6,7 +6,7 @@ import { feedback } from "../../firmware/core/feedback.ts";
 import { rulesFor } from "../../firmware/core/presets.ts";
 import { randomSecret } from "../../firmware/core/random.ts";
 import type { Code, MatchMode, PresetId, Rules } from "../../firmware/core/types.ts";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { gridKey } from "../scenarios/driver.ts";
 import type { AnyBoard } from "./engines.ts";
 

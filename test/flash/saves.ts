@@ -3,7 +3,7 @@
  * firmware saves them, played on the simulator with the built bundle.
  */
 import { VirtualBoard } from "../../sim/board/board.ts";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import { Player, type Goal } from "../saves/player.ts";
 import { readSavedState } from "../saves/saved-state.ts";

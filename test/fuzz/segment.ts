@@ -2,7 +2,7 @@
  * One segment of the fuzz (see fuzzer.ts): a board, its seeded events, and the invariants checked after each.
  */
 import { VirtualBoard } from "../../sim/board/board.ts";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { segmentOffsets, type Profile } from "../../hardware/profile.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
 import type { Code, MatchState } from "../../firmware/core/types.ts";

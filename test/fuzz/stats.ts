@@ -1,5 +1,5 @@
 /** The fuzzer's options, its counts of what it did, and how it reports a broken invariant. */
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { type Profile } from "../../hardware/profile.ts";
 
 export interface FuzzOptions {

@@ -5,28 +5,28 @@
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { billOfMaterials, bomCsv, generateAll, HARDWARE_DIR, pinUses, staleFiles, wiringSvg } from "../../hardware/gen-docs.ts";
-import { endRowPins, enclosureSvg, layoutSvg, PRICES, schematicSvg, totalCost } from "../../hardware/design.ts";
-import { keyList, ledCount, listProfiles, loadProfile } from "../../hardware/profile.ts";
+import { generateAll, HARDWARE_DIR, pinUses, staleFiles } from "../../hardware/gen-docs.ts";
+import {
+  keyList,
+  ledCount,
+  listProfiles,
+  loadProfile,
+  profileFile,
+  USB_ONLY_LED_BUDGET_MA,
+  validateProfile,
+  type Profile,
+} from "../../hardware/profile.ts";
+import { netlist } from "../../hardware/kicad/netlist.ts";
+import { PICO_PINS } from "../../hardware/kicad/pico-pins.ts";
+import { sleepDrain, SLEEP, softStart, SOFT_START, USB_ONLY, usbOnlyBudget } from "../../hardware/kicad/power.ts";
+import { libSymbol } from "../../hardware/kicad/symbols.ts";
 import { BOARDS } from "../../hardware/boards.ts";
 import { ROOT } from "../../firmware/tools/build.ts";
 
 describe("the generated hardware docs", () => {
   it("are committed exactly as the profiles produce them", async () => {
     const files = await generateAll();
-    expect(files.map((f) => f.path)).toEqual(
-      expect.arrayContaining([
-        ...listProfiles().flatMap((id) => [
-          `wiring-${id}.md`,
-          `wiring-${id}.svg`,
-          `schematic-${id}.svg`,
-          `layout-${id}.svg`,
-          `enclosure-${id}.svg`,
-        ]),
-        "bom.csv",
-        "README.md",
-      ]),
-    );
+    expect(files.map((f) => f.path)).toEqual(expect.arrayContaining([...listProfiles().map((id) => `wiring-${id}.md`), "README.md"]));
     expect(staleFiles(files)).toEqual([]);
   });
 
@@ -38,34 +38,26 @@ describe("the generated hardware docs", () => {
 
   it("staleFiles names a file whose content differs", async () => {
     const files = await generateAll();
-    const changed = files.map((f) => (f.path === "bom.csv" ? { ...f, content: f.content + "extra\n" } : f));
-    expect(staleFiles(changed)).toEqual(["bom.csv"]);
+    const changed = files.map((f) => (f.path === "README.md" ? { ...f, content: f.content + "extra\n" } : f));
+    expect(staleFiles(changed)).toEqual(["README.md"]);
   });
 });
 
 describe("what the docs say follows from the profile", () => {
-  it("bom.csv counts R1's LEDs and keys from its profile", () => {
-    const p = loadProfile("r1-pico");
-    const csv = readFileSync(HARDWARE_DIR + "bom.csv", "utf8");
-    expect(csv).toBe(bomCsv(billOfMaterials(p)));
-    expect(csv.split("\n")[0]).toBe("ref,qty,part,value/spec,note,unit_eur,total_eur");
-    const qty = (part: string) => billOfMaterials(p).find((x) => x.part === part)!.qty;
-    expect(qty("WS2812B")).toBe(ledCount(p));
-    expect(ledCount(p)).toBe(193);
-    expect(qty("key switch")).toBe(48);
-    expect(qty("1N4148")).toBe(keyList(p).length);
+  it("the README's parts list counts the handheld board's LEDs and keys from its profile", () => {
+    const p = loadProfile("handheld-pico");
+    const readme = readFileSync(HARDWARE_DIR + "README.md", "utf8");
+    expect(readme).toMatch(new RegExp(`^\\| LED1-LED${ledCount(p)} +\\| ${ledCount(p)} +\\|`, "m"));
+    expect(readme).toMatch(new RegExp(`^\\| SW1-SW${keyList(p).length} +\\| ${keyList(p).length} +\\|`, "m"));
   });
 
-  it.each(listProfiles())("%s: every used pin appears once in the pin table, every board pin in the diagram", (id) => {
+  it.each(listProfiles())("%s: every used pin appears once in the pin table", (id) => {
     const p = loadProfile(id);
     const uses = pinUses(p);
     expect(uses.map((u) => u.pin).sort()).toEqual([...BOARDS[p.board].pins].sort());
     const md = readFileSync(HARDWARE_DIR + `wiring-${id}.md`, "utf8");
     for (const u of uses.filter((x) => x.group !== "free" && x.group !== "console"))
       expect(md).toMatch(new RegExp(`^\\| ${u.pin} +\\| ${u.function.replace(/[()]/g, "\\$&")}`, "m"));
-    const svg = wiringSvg(p);
-    for (const pin of BOARDS[p.board].pins) expect(svg).toContain(`>${pin}</text>`);
-    for (const s of p.leds.segments) expect(svg).toContain(`. ${s.name}</text>`);
   });
 
   it("R1's LED data pin says SPI2 MOSI, level shifter and series resistor", () => {
@@ -76,65 +68,65 @@ describe("what the docs say follows from the profile", () => {
   });
 });
 
-describe("the power design and the drawings follow the profile's battery choice (issue 17)", () => {
+describe("the power design follows the profile's battery choice, with Espruino's pin names", () => {
   const r1 = loadProfile("r1-pico");
   const usbOnly = loadProfile("mini-pico");
+  const part = (p: Profile, ref: string) => netlist(p).parts.find((x) => x.ref === ref);
 
-  it("a battery build feeds the Pico's BAT_IN from the charger's 5 V, leaves VCC unconnected and has a power switch", () => {
-    const parts = billOfMaterials(r1);
-    expect(parts.map((x) => x.ref)).toEqual(expect.arrayContaining(["U3", "BT1", "SW_PWR", "F1"]));
-    const svg = schematicSvg(r1);
-    expect(svg).toMatch(/>BAT_IN<\/text>[\s\S]*?>\+5V<\/text>/);
-    expect(svg).toMatch(/>VCC<\/text>[\s\S]*?>\(n\.c\.\)<\/text>/);
-    expect(svg).toContain(">EN</text>");
+  it("a battery build feeds the Pico's BAT_IN from the boost's 5V, leaves the Pico's VBAT pin unconnected, and switches the boost's EN", () => {
+    const pico = part(r1, "U1")!;
+    expect(pico.pins.BAT_IN).toBe("+5V");
+    expect(pico.pins.VBAT).toBeNull();
+    const boost = part(r1, "U3")!;
+    expect(boost.pins["5V"]).toBe("+5V");
+    expect(boost.pins.BAT).toBe("VCELL");
+    const sw = netlist(r1).parts.find((x) => x.symbol === "Switch:SW_SPDT")!;
+    expect(Object.values(sw.pins)).toEqual(expect.arrayContaining([boost.pins.EN, "GND"]));
   });
 
-  it("a USB-only build runs from the Pico's VCC, with no charger, cell, switch or divider", () => {
-    const refs = billOfMaterials(usbOnly).map((x) => x.ref);
-    for (const r of ["U3", "BT1", "SW_PWR"]) expect(refs).not.toContain(r);
-    expect(billOfMaterials(usbOnly).some((x) => /divider/.test(x.note))).toBe(false);
-    const svg = schematicSvg(usbOnly);
-    expect(svg).toMatch(/>BAT_IN<\/text>[\s\S]*?>\(n\.c\.\)<\/text>/);
-    expect(svg).toContain("USB-only build");
+  it("a USB-only build runs from the Pico's VBAT pin, with no charger, cell or divider", () => {
+    const pico = part(usbOnly, "U1")!;
+    expect(pico.pins.VBAT).toBe("+5V");
+    expect(pico.pins.BAT_IN).toBeNull();
+    const nets = netlist(usbOnly).parts.flatMap((x) => Object.values(x.pins));
+    expect(nets).not.toContain("VCELL");
+    expect(part(usbOnly, "U3")).toBeUndefined();
+    expect(netlist(usbOnly).offBoard.map((x) => x.ref)).not.toContain("BT1");
   });
 
-  it("the LED switch has its soft start, the driver's pull-down, the pinouts, the flyback diode and 100 nF per LED", () => {
-    const parts = billOfMaterials(r1);
-    const note = (re: RegExp) => parts.find((x) => re.test(x.note) || re.test(x.spec));
-    expect(note(/soft start/)).toBeDefined();
-    expect(note(/keeps the LEDs off while B9 floats/)?.spec).toBe("100 kΩ");
-    expect(parts.find((x) => x.part.startsWith("NPN transistor 2N3904"))!.spec).toMatch(/E, B, C.*BC547 is C, B, E/);
-    expect(parts.find((x) => x.part.startsWith("P-channel"))!.spec).toContain("pins: 1 gate, 2 source, 3 drain");
-    expect(note(/coil kicks back/)?.part).toBe("1N4148");
-    expect(parts.find((x) => x.note.startsWith("one per LED"))!.qty).toBe(ledCount(r1));
+  it("refuses a USB-only profile whose LED budget the Pico's USB fuse cannot carry", () => {
+    const data = JSON.parse(JSON.stringify(profileFile(r1))) as { battery: unknown; leds: { budgetMa: number } };
+    data.battery = { kind: "none" };
+    expect(validateProfile(data)).toEqual([
+      expect.stringMatching(/^leds\.budgetMa: 400 mA is more than a USB-only build may give its LEDs \(300 mA\)/),
+    ]);
+    data.leds.budgetMa = USB_ONLY_LED_BUDGET_MA;
+    expect(validateProfile(data)).toEqual([]);
+    expect(usbOnlyBudget(usbOnly).totalMa).toBeLessThan(0.8 * USB_ONLY.fuseHoldMa);
   });
 
-  it("names the Pico's 0.05\" end row pins a build uses (R1: all eight)", () => {
-    expect(endRowPins(r1)).toEqual(["A4", "A3", "A2", "A1", "A0", "A10", "B9", "B8"]);
-    expect(billOfMaterials(r1).find((x) => x.ref === "J1")!.part).toContain('1.27 mm (0.05") pitch');
+  it("slew-limits the LED rail with a gate-drain capacitor: a ramp of milliseconds, an inrush under 400 mA, settled within the schema's 100 ms", () => {
+    const cap = netlist(r1).parts.find((x) => x.symbol === "Device:C" && Object.values(x.pins).sort().join() === "+5V_LED,LED_GATE");
+    expect(cap?.value).toBe(SOFT_START.cGd.value);
+    const st = softStart(r1);
+    expect(st.riseMs[0]).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...st.inrushMa)).toBeLessThan(400);
+    expect(st.settleMs).toBeLessThanOrEqual(100);
+    expect(st.powerUpVgs).toBeLessThan(SOFT_START.vthMinV);
   });
 
-  it("the BOM is costed: every line priced, the total the sum, with its currency and date", () => {
-    const parts = billOfMaterials(r1);
-    const csv = bomCsv(parts).trim().split("\n");
-    expect(csv[csv.length - 1]).toBe(
-      `,,total,"estimate, EUR, prices of ${PRICES.date}",one-off hobby-distributor prices; check before buying,,${totalCost(parts).toFixed(2)}`,
-    );
-    expect(totalCost(parts)).toBe(Math.round(parts.reduce((s, x) => s + x.qty * x.unit, 0)));
-    expect(parts.every((x) => x.unit > 0)).toBe(true);
+  it("writes down how long a sleeping, switched-on unit lasts on its cell", () => {
+    const sleep = sleepDrain(r1)!;
+    expect(sleep.days).toBe(Math.floor(SLEEP.cellMah / sleep.totalMa / 24));
+    expect(readFileSync(HARDWARE_DIR + "README.md", "utf8")).toContain(`flat after about **${sleep.days} days**`);
+    expect(sleepDrain(usbOnly)).toBeUndefined();
   });
 
-  it.each(listProfiles())(
-    "%s: the enclosure has a hole for every LED and a cut-out for every key, at 1:1 in mm; the layout places every LED",
-    (id) => {
-      const p = loadProfile(id);
-      const enclosure = enclosureSvg(p);
-      expect(enclosure).toMatch(/^<svg [^>]*width="[\d.]+mm" height="[\d.]+mm"/);
-      const padKeys = keyList(p).filter((k) => k.matrix === "pad").length;
-      expect((enclosure.match(/<circle /g) ?? []).length).toBe(ledCount(p) - padKeys); // the pad's LEDs shine through their keys
-      expect((enclosure.match(/<rect [^>]*stroke="#000" stroke-width="0.25"/g) ?? []).length).toBe(keyList(p).length);
-      const layout = layoutSvg(p);
-      expect((layout.match(/fill="#fff8e0"/g) ?? []).length).toBe(ledCount(p));
-    },
-  );
+  it("names the Pico's pins as Espruino does, in the schematic's symbol and the docs (no VCC pin)", () => {
+    const pins = libSymbol("Brainboard:Espruino_Pico").pins.map((x) => x.name);
+    expect(pins.sort()).toEqual(PICO_PINS.map((x) => x.name).sort());
+    expect(pins).toEqual(expect.arrayContaining(["VBAT", "BAT_IN", "3.3", "GND", "B15"]));
+    for (const f of ["README.md", ...listProfiles().map((id) => `wiring-${id}.md`)])
+      expect(readFileSync(HARDWARE_DIR + f, "utf8"), f).not.toMatch(/\bVCC\b/);
+  });
 });

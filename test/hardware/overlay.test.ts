@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { OVERLAY_DIR, overlaySets, overlaySvg, pdfTitle, staleOverlays } from "../../hardware/gen-overlay.ts";
 import { loadProfile } from "../../hardware/profile.ts";
 import { unitGeometry } from "../../hardware/geometry.ts";
-import { brainFlipLegends, codebreakerLegends, menuLegends } from "../../sim/views/key-legends.ts";
+import { brainFlipLegends, codebreakerLegends, menuLegends } from "../../hardware/key-legends.ts";
 
 /** The key outlines of a sheet: [x, y, size] in mm, in the sheet's coordinates. */
 function keyRects(svg: string): { x: number; y: number; size: number; group: string }[] {

@@ -16,6 +16,7 @@ import {
   profileFile,
   SCHEMA_PATH,
   SEGMENT_NAMES,
+  USB_ONLY_LED_BUDGET_MA,
   type Profile,
 } from "../../hardware/profile.ts";
 import { BOARDS } from "../../hardware/boards.ts";
@@ -177,7 +178,7 @@ describe("a bad profile is refused with the field and the reason", () => {
   });
 
   it("a battery: kind none takes no divider fields, a divider needs all of them, and an ESP32 divider needs its ADC full scale", () => {
-    expect(problemsAfter((p) => Object.assign(p, { battery: { kind: "none", pin: "B1" } }))).toEqual([
+    expect(problemsAfter((p) => Object.assign(p, { battery: { kind: "none", pin: "B1" } }), "mini-pico")).toEqual([
       'battery: kind "none" (USB only) takes no other fields (got pin)',
     ]);
     expect(problemsAfter((p) => Object.assign(p, { battery: { kind: "divider", pin: "B1", dividerRatio: 2 } }))).toEqual([
@@ -194,6 +195,7 @@ describe("a bad profile is refused with the field and the reason", () => {
   it("a profile file without a battery is refused: USB only must be said (battery kind none)", () => {
     const p = profile() as Partial<Profile>;
     delete p.battery;
+    p.leds!.budgetMa = USB_ONLY_LED_BUDGET_MA; // what a USB-only build may give its LEDs
     expect(() => checkProfile(p)).toThrow(/battery: is required but missing/);
     expect(checkProfile(profileFile(p as Profile)).battery).toBeUndefined();
   });

@@ -5,10 +5,10 @@
  * 3 s after boot, and a console line "brainboard: save not used..."); it never crashes, shows
  * the menu and answers keys.
  */
-import { S_GAME } from "../../firmware/ui/menu.ts";
+import { S_GAME } from "../../firmware/ui/settings.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { VirtualBoard } from "../../sim/board/board.ts";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
 import { encodeSlot, readSavedState, SaveLog, SLOT_NAMES, type SlotCopy } from "./saved-state.ts";

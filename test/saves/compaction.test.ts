@@ -21,7 +21,7 @@ import { keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/s
 import { bootLayout, bootPad, largestProtected, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { VirtualBoard, BOOT_FILE } from "../../sim/board/board.ts";
 import { bytesFromString, readImage, VirtualStorage, type CompactionCut } from "../../sim/board/storage.ts";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import { replayUpload } from "../flash/replay.ts";
 import { readSavedState } from "./saved-state.ts";

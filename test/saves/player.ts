@@ -4,11 +4,12 @@
  * Mostly sensible moves, sometimes wrong ones (refused codes, wrong feedback, Master mistakes), so
  * that every path of the rules is played. Used by the power-cut test and the fuzzer.
  */
-import { S_GAME, settingsByName } from "../../firmware/ui/menu.ts";
+import { S_GAME, settingsByName } from "../../firmware/ui/settings.ts";
 import type { Profile } from "../../hardware/profile.ts";
-import type { Prng } from "../../sim/board/random.ts";
+import type { Prng } from "../../firmware/tools/prng.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
-import { defaultSettings, FLIP_GRID_MENU, FLIP_PLAYERS_MENU, GAMES_MENU, MODE_MENU, PRESET_MENU } from "../../firmware/ui/app.ts";
+import { defaultSettings, FLIP_GRID_MENU, FLIP_PLAYERS_MENU, GAMES_MENU, MODE_MENU } from "../../firmware/ui/settings.ts";
+import { GAME_IDS } from "../../firmware/ui/games.ts";
 import { G_BLANK, G_COLOUR, G_MENU, G_OK } from "../../firmware/ui/layout.ts";
 import type { Code, MatchMode, MatchState, PresetId, Row } from "../../firmware/core/types.ts";
 import type { FlipState } from "../../firmware/core/brainflip.ts";
@@ -109,7 +110,7 @@ export class Player {
   /** On the menu: the goal's settings, then OK (or resume the goal's game). */
   menu(s: SavedState, goal: Goal): Move {
     if (playsGoal(s, goal) && resumable(s) && s.settings[S_GAME] === goal.game) return { label: "resume", keys: [gridKey(G_RESUME)] };
-    const keys: string[] = [gridKey(PRESET_MENU.indexOf(goal.game))];
+    const keys: string[] = [gridKey(GAME_IDS.indexOf(goal.game))];
     const set = settingsByName(s.settings);
     if (goal.game === "brainflip") {
       keys.push(gridKey(6 + (goal.flipMode === "flip" ? 0 : 1)));

@@ -6,13 +6,13 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { VirtualBoard } from "../../sim/board/board.ts";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import { readSavedState, SaveLog, slotCopies } from "./saved-state.ts";
 import { boardFrame, expectedBootFrame, frameDiff, resumedState } from "./frame.ts";
 import { firmwareFailures, playLedProblems, stateProblems } from "./invariants.ts";
 import { CODEBREAKER_PRESETS, goalName, Player, type Goal } from "./player.ts";
-import { MODE_MENU } from "../../firmware/ui/app.ts";
+import { MODE_MENU } from "../../firmware/ui/settings.ts";
 
 /** 13 modes x 78 cuts: at least 1,000 cuts in all. */
 const CUTS_PER_MODE = 78;

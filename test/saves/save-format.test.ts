@@ -1,13 +1,13 @@
 /**
- * The save format (firmware/device/save-format.ts): saves written before the format was written out
+ * The save format (firmware/save-format.ts): saves written before the format was written out
  * (when the keys were whatever the mangler's tracked cache said) keep their keys; format 1 (Fletcher-16,
  * phases by name) is read on the Node side and brought up to format 2, which is what the unit reads.
  */
-import { S_GAME } from "../../firmware/ui/menu.ts";
+import { S_GAME } from "../../firmware/ui/settings.ts";
 import { describe, expect, it } from "vitest";
 import { VirtualBoard } from "../../sim/board/board.ts";
 import { firmwareBundle } from "../device/helpers.ts";
-import { decodeSlot, expandKeys, SAVE_KEYS } from "../../firmware/device/save-format.ts";
+import { decodeSlot, expandKeys, SAVE_KEYS } from "../../firmware/save-format.ts";
 import { decodeAnySlot, saveCrc, upgradeSlot } from "../../sim/board/saves.ts";
 import { PHASE_GUESS } from "../../firmware/core/types.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";

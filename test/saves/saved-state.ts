@@ -1,6 +1,6 @@
 /**
  * Reading and writing the unit's saved state from the Node side with the firmware's own save format
- * (firmware/device/save-format.ts: the slot text, its checksum, and the short keys of the saved
+ * (firmware/save-format.ts: the slot text, its checksum, and the short keys of the saved
  * fields): two files "bb.s0" and "bb.s1", and the newest valid copy wins. Copies are read with the
  * format's decoder and their keys expanded to the source's names (and shortened again to craft saves).
  */
@@ -8,7 +8,7 @@ import type { VirtualBoard } from "../../sim/board/board.ts";
 import type { StorageCut, StorageOp } from "../../sim/board/storage.ts";
 import { stringFromBytes } from "../../sim/board/storage.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
-import { SAVE_VERSION, shortenKeys } from "../../firmware/device/save-format.ts";
+import { SAVE_VERSION, shortenKeys } from "../../firmware/save-format.ts";
 import { saveCrc } from "../../sim/board/saves.ts";
 
 export { SLOT_NAMES, parseSlot, isCopy, slotCopies, newestCopy, type SlotCopy } from "../../sim/board/saves.ts";

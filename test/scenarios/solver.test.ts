@@ -14,7 +14,7 @@ import { feedback } from "../../firmware/core/feedback.ts";
 import { codeAt, conflictingRows, countConsistent, isConsistent } from "../../firmware/core/codes.ts";
 import { codeSpaceSize, rulesFor } from "../../firmware/core/presets.ts";
 import { createSolver, solverTableName } from "../../firmware/core/solver.ts";
-import { CHASE_MS } from "../../firmware/ui/codebreaker.ts";
+import { CHASE_MS } from "../../firmware/ui/codebreaker-picture.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import type { Code, Row, Rules } from "../../firmware/core/types.ts";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "node:http";
 import { startSimulator, TOKEN_HEADER, type Simulator } from "../../sim/web/server.ts";
 import { parseScript, ScriptError, MAX_LINE_CHARS } from "../../sim/play/script.ts";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { firmware } from "../views/helpers.ts";
 
 const HTTP_CASES = 400;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { colourName } from "../../sim/views/colours.ts";
-import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE, gammaTable } from "../../firmware/ui/palette.ts";
+import { COLOUR_NAMES, PALETTE_RGB, PALETTE_SIZE } from "../../firmware/ui/palette.ts";
+import { gammaTable } from "../../firmware/device/gamma.ts";
 
 const gamma = gammaTable();
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { buildFirmware, BuildError, ROOT } from "../../firmware/tools/build.ts";
 import { keptPropertyNames, manglePattern, pinnedNames } from "../../firmware/tools/mangle.ts";
-import { SAVE_KEYS } from "../../firmware/device/save-format.ts";
+import { SAVE_KEYS } from "../../firmware/save-format.ts";
 
 /** Type-checks files with the firmware's compiler options (tsconfig.json: noLib, Espruino's built-ins). */
 function firmwareDiagnostics(files: string[]): string[] {

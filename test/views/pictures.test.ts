@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeSaved, drawPictures, padShowsCards, PictureDeal, PICTURES, readSaved, type Saved } from "../../sim/views/pictures.ts";
-import { Prng } from "../../sim/board/random.ts";
+import { Prng } from "../../firmware/tools/prng.ts";
 import { startSimulator, type Simulator } from "../../sim/web/server.ts";
 import { firmware } from "./helpers.ts";
 import { FLIP_ASK, FLIP_PICK } from "../../firmware/core/brainflip.ts";

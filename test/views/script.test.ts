@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadProfile } from "../../hardware/profile.ts";
-import { aliasSummary, keyAliases, keyboardShortcuts, keyRanges, resolveKey } from "../../sim/views/key-names.ts";
+import { aliasSummary, keyAliases, keyboardShortcuts, keyRanges, resolveKey } from "../../hardware/key-names.ts";
 import { formatCommand, parseDuration, parseScript, ScriptError } from "../../sim/play/script.ts";
 
 const R1 = loadProfile("r1-pico");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { COLOUR_NAMES, PALETTE_RGB, gammaTable } from "../../firmware/ui/palette.ts";
+import { COLOUR_NAMES, PALETTE_RGB } from "../../firmware/ui/palette.ts";
+import { gammaTable } from "../../firmware/device/gamma.ts";
 import { listProfiles, loadProfile } from "../../hardware/profile.ts";
 import { PITCH, unitGeometry } from "../../hardware/geometry.ts";
 import { colourInitial, frameScale, screenRgb } from "../../sim/views/view.ts";

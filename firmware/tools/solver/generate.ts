@@ -20,7 +20,7 @@ import { playAll, sampleSecrets } from "./play.ts";
 import { TreeSearch, type TreeNode } from "./search.ts";
 import { buildSpace, ClassOf, type Space, unpack } from "./space.ts";
 import { MANIFEST, TABLES_DIR, VARIANTS, variantOf, type Variant } from "./variants.ts";
-import { Prng } from "../../../sim/board/random.ts";
+import { Prng } from "../prng.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** Where searched trees are kept (BRAINBOARD_SOLVER_CACHE overrides it, e.g. for a worktree whose node_modules is shared). */

@@ -7,6 +7,7 @@ import profile from "brainboard:profile";
 import { App } from "../../../firmware/ui/app";
 import { render } from "../../../firmware/ui/render";
 import { Pixels } from "../../../firmware/device/pixels";
+import { PALETTE_RGB, WHITE } from "../../../firmware/ui/palette";
 import { KeyScanner } from "../../../firmware/device/keys";
 import { Scheduler } from "../../../firmware/device/scheduler";
 
@@ -27,7 +28,7 @@ function random(): number {
 
 export const app = new App(profile, random);
 export const frame = new Uint8Array(profile.ledCount);
-export const pixels = new Pixels(profile);
+export const pixels = new Pixels(profile, PALETTE_RGB, WHITE);
 /** The time the pieces pass to the app (ms); each key moves it on. */
 export const clock = { now: 1000 };
 /** The LED supply is switched on at the first show and settled from then on (its settle time is far below SETTLED). */

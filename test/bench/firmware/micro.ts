@@ -25,9 +25,9 @@ time("play render", 100, (i) => render(app, frame, clock.now + i * 37));
 pixels.show(frame, 0);
 time("pixels show (changed)", 100, (i) => {
   frame[0] = i & 7;
-  pixels.show(frame, SETTLED);
+  pixels.show(frame, SETTLED, app.secretCovered);
 });
-time("pixels show (same)", 100, () => pixels.show(frame, SETTLED));
+time("pixels show (same)", 100, () => pixels.show(frame, SETTLED, app.secretCovered));
 time("key (colour, undo)", 50, () => {
   app.key(2, true, (clock.now += 100));
   app.key(33, true, (clock.now += 100));

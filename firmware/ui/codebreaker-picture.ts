@@ -1,0 +1,269 @@
+/**
+ * The codebreaker screen's picture (ui/codebreaker.ts): the rows played, the scores, the secret when
+ * shown, the row or secret being keyed, the pad, the thinking light, the hint and whose move it is,
+ * drawn from what the screen holds (PlayView). It keeps what stays put between frames.
+ */
+import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_SECRET, PHASE_SOLVED, ROLE_MAKER } from "../core/types";
+import type { Code, Feedback, MatchState, Rules } from "../core/types";
+import { rulesOf, unitRole } from "../core/match";
+import type { SolverState } from "../core/solver";
+import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_HINT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
+import type { Layout } from "./layout";
+import { BLINK_ON, BLINK_PERIOD, Clock, drawCode, drawFeedback } from "./frame";
+import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, PINK, RED, VIOLET, WHITE } from "./palette";
+import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
+import type { Host } from "./host";
+import type { PlayMode } from "./play-mode";
+import { CHECKING, GAME_ENDED, KEY_FEEDBACK, KEY_GUESS, KEY_SECRET, MATCH_OVER, UNIT_THINKING } from "./play-mode";
+
+/** Player colours on the track and status LEDs: player 0 red, player 1 (the unit, in unit modes) blue. */
+export const PLAYER_COLOURS = [RED, BLUE];
+const TRACK_HALF = 15;
+/** Builds without a track show the hint's count on the pad's rows 4 and 5 (free while a guess is keyed). */
+const PAD_HINT_BAR = 18;
+const PAD_HINT_LEN = 12;
+/**
+ * The thinking light's step. Work that ends within the first step (a move from the table, a small
+ * candidate list) shows none; the frame is drawn again only when the light moves, not after every slice.
+ */
+export const CHASE_MS = 150;
+
+/** What the picture reads of the screen. */
+export interface PlayView {
+  readonly app: Host;
+  readonly match: MatchState | null;
+  /** The row (or secret) being keyed, and its cursor. */
+  readonly entry: Code;
+  readonly cursor: number;
+  /** Feedback being keyed in by the codemaker. */
+  readonly fb: Feedback;
+  /** Background work in hand, since when, and its solver (the hint's count). */
+  readonly busy?: boolean;
+  readonly busySince: number;
+  readonly solver: SolverState | null;
+  /** The solver was started on new rows and has not yet stepped: its example and count are of the old rows. */
+  readonly fresh?: boolean;
+  /** The hint shows until then. */
+  readonly hintUntil: number;
+  mode(): PlayMode;
+}
+
+export class CodebreakerPicture {
+  /**
+   * What stays put between commits, drawn once (the interpreter runs source text: a frame drawn from
+   * scratch costs a few ms there, ~0.3 s on a Pico): the rows played so far and the scores, copied
+   * natively into every frame. Valid while the last row drawn is still the game's row (rows only grow
+   * within a game) and the shift, rules and scores are the same.
+   */
+  private readonly base: Uint8Array;
+  private baseRows = 0;
+  private baseLast: unknown;
+  private baseShift?: number;
+  private baseRules?: Rules;
+  private baseScores?: number;
+  private baseSecret?: Code | null;
+  /** The pad while a code is keyed, per rules (colour keys, blank, slots, controls), copied natively. */
+  private padImage: Uint8Array;
+  private padRules?: Rules;
+
+  constructor(L: Layout) {
+    this.base = new Uint8Array(L.ledCount);
+    this.padImage = new Uint8Array(36);
+  }
+
+  draw(v: PlayView, frame: Uint8Array, clock: Clock, flashOff: boolean): void {
+    const app = v.app;
+    const m = v.match as MatchState;
+    const L = app.layout;
+    const rules = rulesOf(m);
+    const game = m.game;
+    const mode = v.mode();
+    const ended = mode === GAME_ENDED || mode === MATCH_OVER;
+    const current = game.rows.length;
+    const cursorOn = clock.blink(BLINK_PERIOD, BLINK_ON);
+    // A board with fewer rows than the preset shows the latest rows (the row being played at the top).
+    const shift = Math.max(0, Math.min(current, rules.rows - 1) + 1 - L.rows);
+    const row = current - shift;
+    // The secret: revealed at the end; under the shield it shows to the (human) codemaker only, and is keyed there.
+    // Shown as it is, it is part of the base (it changes only when a game begins or ends).
+    const secretStart = L.seg.secret;
+    const shielded = secretStart >= 0 && L.secretShielded && unitRole(m) !== ROLE_MAKER;
+    const secretShown = secretStart >= 0 && (ended || (shielded && mode !== KEY_SECRET));
+    app.secretCovered = shielded && !ended;
+    frame.set(this.drawBase(m, L, rules, shift, secretShown ? game.secret : null));
+    // Wrong information: the rows at fault alternate between the answer given and the true one (when known).
+    const wi = m.wrongInfo;
+    if (wi && !cursorOn)
+      for (let i = 0; i < wi.rows.length; i++) {
+        const at = L.seg.keys + (wi.rows[i] - shift) * L.pegs;
+        if (wi.rows[i] < shift) continue;
+        frame.fill(OFF, at, at + L.pegs);
+        if (wi.correct) drawFeedback(frame, at, rules, wi.correct);
+      }
+    const entryOnBoard = mode === KEY_GUESS && current < rules.rows;
+    if (entryOnBoard) this.drawEntry(v, frame, L.seg.board + row * L.pegs, rules, cursorOn, flashOff && app.flashTarget === FLASH_ENTRY);
+    if ((mode === KEY_FEEDBACK || mode === CHECKING) && game.pending) {
+      drawCode(frame, L.seg.board + row * L.pegs, rules, game.pending);
+      const keysStart = L.seg.keys + row * L.pegs;
+      if (!(flashOff && app.flashTarget === FLASH_FEEDBACK)) {
+        drawFeedback(frame, keysStart, rules, v.fb);
+        // Unfilled key holes of the row awaiting feedback blink (the preset's holes only), so the codemaker sees it is their turn.
+        if (cursorOn) for (let i = 0; i < rules.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
+      }
+    }
+    if (shielded && mode === KEY_SECRET)
+      this.drawEntry(v, frame, secretStart, rules, cursorOn, flashOff && app.flashTarget === FLASH_SECRET);
+    this.drawPad(v, frame, L, rules, mode, cursorOn);
+    // Background work: a light runs along the unit's row while it chooses its guess, or along the row's
+    // key pegs while an answer is checked, one step every CHASE_MS once the work outlasts the first.
+    if (v.busy && (mode === UNIT_THINKING || mode === CHECKING))
+      this.chase(v, frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, rules.pegs, clock);
+    if (entryOnBoard && clock.now < v.hintUntil) this.drawHint(v, frame, L, clock);
+    if (L.seg.status >= 0) {
+      // Whose move: the codemaker's colour while the secret or feedback is awaited, else the codebreaker's.
+      const mover = game.phase === PHASE_SECRET || game.phase === PHASE_FEEDBACK ? m.maker : 1 - m.maker;
+      frame[L.seg.status] = m.over ? (m.winner >= 0 ? PLAYER_COLOURS[m.winner] : WHITE) : PLAYER_COLOURS[mover];
+      const alert = L.seg.status + 1;
+      if (L.segLen.status > 1) {
+        if (wi) frame[alert] = cursorOn ? RED : OFF;
+        else if (game.phase === PHASE_SOLVED) frame[alert] = GREEN;
+        else if (game.phase === PHASE_FAILED) frame[alert] = ORANGE;
+      }
+    }
+  }
+
+  /** The rows played, the scores and the secret shown (or null), brought up to date (usually: nothing, or the one new row). */
+  private drawBase(m: MatchState, L: Layout, rules: Rules, shift: number, secret: Code | null): Uint8Array {
+    const base = this.base;
+    const rows = m.game.rows;
+    let n = this.baseRows;
+    if (shift !== this.baseShift || rules !== this.baseRules || n > rows.length || (n > 0 && rows[n - 1] !== this.baseLast)) {
+      base.fill(OFF);
+      n = 0;
+      this.baseScores = -1;
+      this.baseSecret = null;
+    }
+    // (Only its own holes: a reveal at a game's end comes in a task that is long already.)
+    if (secret !== this.baseSecret) {
+      this.baseSecret = secret;
+      if (secret) drawCode(base, L.seg.secret, rules, secret);
+      else if (L.seg.secret >= 0) base.fill(OFF, L.seg.secret, L.seg.secret + L.pegs);
+    }
+    for (; n < rows.length; n++)
+      if (n >= shift) {
+        drawCode(base, L.seg.board + (n - shift) * L.pegs, rules, rows[n].guess);
+        drawFeedback(base, L.seg.keys + (n - shift) * L.pegs, rules, rows[n].feedback);
+      }
+    this.baseRows = n;
+    this.baseLast = n > 0 ? rows[n - 1] : null;
+    this.baseShift = shift;
+    this.baseRules = rules;
+    const scores = m.scores[0] * 4096 + m.scores[1];
+    if (scores !== this.baseScores) {
+      this.baseScores = scores;
+      this.drawScores(base, L, rules, m.scores);
+    }
+    return base;
+  }
+
+  /** The row (or secret) being keyed: its pegs, the cursor's hole blinking, the holes at fault of a refusal dark. */
+  private drawEntry(v: PlayView, frame: Uint8Array, start: number, rules: Rules, cursorOn: boolean, flashOff: boolean): void {
+    const app = v.app;
+    drawCode(frame, start, rules, v.entry);
+    if (!cursorOn) frame[start + v.cursor] = OFF;
+    if (flashOff) for (let i = 0; i < app.flashPositions.length; i++) frame[start + app.flashPositions[i]] = OFF;
+  }
+
+  private drawPad(v: PlayView, frame: Uint8Array, L: Layout, rules: Rules, mode: PlayMode, cursorOn: boolean): void {
+    const p = L.seg.pad;
+    const game = (v.match as MatchState).game;
+    if (p < 0) return;
+    frame[p + G_MENU] = BLUE;
+    if (mode === GAME_ENDED || mode === MATCH_OVER) {
+      // The reveal: the secret on the slot row, and OK for the next game.
+      if (game.secret) drawCode(frame, p + G_SLOT, rules, game.secret);
+      frame[p + G_OK] = cursorOn ? GREEN : OFF;
+    } else if (mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker)) {
+      frame.set(this.padFor(rules), p);
+      // The cursor's slot key blinks; a secret keyed on the grid has no hint key.
+      if (!cursorOn) frame[p + G_SLOT + v.cursor] = OFF;
+      if (mode !== KEY_GUESS) frame[p + G_HINT] = OFF;
+    } else if ((mode === KEY_FEEDBACK || mode === CHECKING) && !L.maker) {
+      frame[p + G_EXACT] = rules.look === "arms" ? RED : VIOLET;
+      frame[p + G_NEAR] = WHITE;
+      frame[p + G_UNDO] = ORANGE;
+      frame[p + G_OK] = GREEN;
+    }
+  }
+
+  /** The pad while a code is keyed under these rules: colour keys, blank, hole-coloured slot keys, undo, clear, OK, hint, menu. */
+  private padFor(rules: Rules): Uint8Array {
+    const img = this.padImage;
+    if (rules === this.padRules) return img;
+    img.fill(OFF);
+    for (let c = 0; c < rules.colours; c++) img[G_COLOUR + c] = PEG_COLOURS[c];
+    if (rules.blanks) img[G_BLANK] = CYAN;
+    img.fill(HOLE, G_SLOT, G_SLOT + rules.pegs);
+    img[G_UNDO] = ORANGE;
+    img[G_CLEAR] = RED;
+    img[G_OK] = GREEN;
+    img[G_HINT] = WHITE;
+    img[G_MENU] = BLUE;
+    this.padRules = rules;
+    return img;
+  }
+
+  private drawScores(frame: Uint8Array, L: Layout, rules: Rules, scores: number[]): void {
+    const start = L.seg.track;
+    const len = L.segLen.track;
+    if (start < 0) return;
+    frame.fill(OFF, start, start + len);
+    if (rules.scoring === "race") {
+      // Each player's scoring peg on its hole (1..30); both on one hole shows pink.
+      for (let p = 0; p < 2; p++) {
+        const hole = Math.min(scores[p], len);
+        if (hole > 0) frame[start + hole - 1] = frame[start + hole - 1] === OFF ? PLAYER_COLOURS[p] : PINK;
+      }
+      return;
+    }
+    // Points: a bar per player from each end of its half, one LED a point; after a full lap of 15 the rest of the half
+    // is white. (Fills, not a loop over the LEDs: this is drawn in a game's last task, the longest.)
+    const half = Math.min(TRACK_HALF, Math.ceil(len / 2));
+    for (let p = 0; p < 2; p++) {
+      const lit = Math.min(scores[p] % TRACK_HALF, half);
+      const end = start + len;
+      if (scores[p] >= TRACK_HALF) frame.fill(WHITE, p ? end - half : start, p ? end : start + half);
+      frame.fill(PLAYER_COLOURS[p], p ? end - lit : start, p ? end : start + lit);
+    }
+  }
+
+  /**
+   * The thinking light along `len` LEDs from `start`: one step every CHASE_MS of the work in hand, none in
+   * its first step; notes when it moves next. (Half a millisecond of slack: a render due at a step's time
+   * must count that step, whatever the rounding of the times.) Over a white key peg the light is a gap, so it
+   * shows on any answer.
+   */
+  private chase(v: PlayView, frame: Uint8Array, start: number, len: number, clock: Clock): void {
+    const steps = Math.floor((clock.now - v.busySince + 0.5) / CHASE_MS);
+    const at = start + ((steps - 1) % len);
+    clock.at(v.busySince + (steps + 1) * CHASE_MS);
+    if (steps > 0) frame[at] = frame[at] === WHITE ? OFF : WHITE;
+  }
+
+  /**
+   * The hint on the track (or the pad's free rows): how many codes still fit. Up to the bar's length,
+   * one green LED per code; beyond, orange LEDs, each doubling (n LEDs: about 2^n codes); one red LED:
+   * no code fits, the answers contradict each other. While it is worked out, the count so far, and a light runs along it.
+   */
+  private drawHint(v: PlayView, frame: Uint8Array, L: Layout, clock: Clock): void {
+    const track = L.seg.track >= 0;
+    const start = track ? L.seg.track : L.seg.pad + PAD_HINT_BAR;
+    const len = track ? L.segLen.track : PAD_HINT_LEN;
+    const n = v.solver && !v.fresh ? v.solver.total() : 0;
+    frame.fill(OFF, start, start + len);
+    clock.at(v.hintUntil);
+    if (n) frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
+    else if (!v.busy) frame[start] = RED;
+    if (v.busy) this.chase(v, frame, start, len, clock);
+  }
+}
