@@ -138,13 +138,13 @@ const PIECES: Record<string, Piece> = {
       frame[0] = i & 7;
     },
     work: function () {
-      pixels.show(frame, SETTLED);
+      pixels.show(frame, SETTLED, app.secretCovered);
     },
   },
   "pixels.show (same)": {
     setup: playWithLeds,
     work: function () {
-      pixels.show(frame, SETTLED);
+      pixels.show(frame, SETTLED, app.secretCovered);
     },
   },
   "key's frame (ui, render, show)": {
@@ -152,7 +152,7 @@ const PIECES: Record<string, Piece> = {
     work: function (i) {
       app.key(i & 1 ? 33 : 2, true, (clock.now += 100));
       render(app, frame, clock.now);
-      pixels.show(frame, SETTLED);
+      pixels.show(frame, SETTLED, app.secretCovered);
     },
   },
   "hint race+ after row 1 (example)": hintPiece(1, false),
