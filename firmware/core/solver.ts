@@ -213,8 +213,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let depth = 0;
   // (Slot `pegs` only for rowBits: the others' last slot is the last position's, which leaves no state below.)
   const slots = pegs * most;
-  const stExact = new Int8Array(slots);
-  const stCommon = new Int8Array(slots);
+  // The exact matches at i, the symbols in common at slots + i (one array: a Pico holds two in ~12 JsVars more).
+  const stExact = new Int8Array(2 * slots);
   const stLeft = new Int32Array(slots);
   const rowBits = new Int32Array(slots + most);
   // Rows: per row the guess, packed, in rowBits' slot 0 (the enumeration's level 0 only asks that it is not its bit, 1 << 27).
@@ -310,7 +310,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function enumerate(budget: number): number {
     // (Locals: each name is looked up scope by scope, a closure's names one by one, and every token costs on the interpreter.)
     const se = stExact;
-    const sc = stCommon;
+    const sn = slots;
     const sl = stLeft;
     const rb = rowBits;
     const lv = levels;
@@ -367,7 +367,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
             const u = x & b7;
             const y = u ? x - bit : x;
             const h = (y | (y >> 1) | (y >> 2)) & lo;
-            m &= (se[i] - +(rb[i] === bit) ? rb[i + ms] : ~rb[i + ms]) & (sc[i] - +!!u ? h : ~h);
+            m &= (se[i] - +(rb[i] === bit) ? rb[i + ms] : ~rb[i + ms]) & (se[i + sn] - +!!u ? h : ~h);
           }
         else
           for (let r = enumRows, i = k * ms, j = i + ms; m && r--; i++, j++) {
@@ -375,7 +375,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
             const u = x & b7;
             const y = (sl[j] = u ? x - bit : x);
             const e = (se[j] = se[i] - +(rb[i] === bit));
-            const c = (sc[j] = sc[i] - +!!u);
+            const c = (se[j + sn] = se[i + sn] - +!!u);
             if (e === left) m &= rb[j];
             else if (!e) m &= ~rb[j];
             if (!c || c === left) {
@@ -552,7 +552,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       }
       return;
     }
-    const playedClass = stExact[r] * pegs + stCommon[r];
+    const playedClass = stExact[r] * pegs + stExact[slots + r];
     if (book) {
       book = false;
       applied = rowCount;
@@ -613,7 +613,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       let counts = 0;
       for (let i = pegs; i--; v >>= 4) counts += rowBits[r + (i + 1) * most] = 1 << (3 * (v & 15));
       held |= stLeft[r] = counts;
-      stCommon[r] = (stExact[r] = fb.exact) + fb.near;
+      stExact[slots + r] = (stExact[r] = fb.exact) + fb.near;
     }
     // Symbols no row's guess holds are interchangeable (swapping two maps the codes that fit onto each other), as long as the
     // secret's rules treat them alike: the blank is apart where colours may not repeat.
@@ -654,8 +654,13 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
 
   return {
     start: start,
-    step: run.bind(null, true),
-    ponder: run.bind(null, false),
+    // (Functions, not bound ones: those cost a Pico a few JsVars more.)
+    step: function (budget: number, stop?: () => boolean): boolean {
+      return run(true, budget, stop);
+    },
+    ponder: function (budget: number, stop?: () => boolean): boolean {
+      return run(false, budget, stop);
+    },
     guess: function (): Code | null {
       return guess < 0 ? null : unpack(guess);
     },
