@@ -13,7 +13,7 @@
 import type { Profile } from "./profile.ts";
 import { G_HINT } from "../firmware/ui/layout.ts";
 import type { Settings } from "../firmware/ui/settings.ts";
-import { GAMES } from "../firmware/ui/games.ts";
+import { GAME_IDS, GAME_NAMES, GAMES } from "../firmware/ui/games.ts";
 import { menus, G_RESUME, MENU_KEY_LEGENDS, MENU_LEGENDS, type MenuItem } from "../firmware/ui/menu.ts";
 import { FG_CORRECT, FG_MENU, FG_MISTAKE, FG_NO, FG_OK, FG_YES } from "../firmware/ui/flip.ts";
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "../firmware/ui/layout.ts";
@@ -38,12 +38,7 @@ export interface ScreenLegends {
 
 const NONE: KeyLegend = { label: "", about: "" };
 
-export const GAME_NAMES: Record<string, string> = {
-  brainiac: "Brainiac",
-  travel: "travel unit",
-  race: "five-peg race",
-  brainflip: "Brain Flip",
-};
+export { GAME_NAMES };
 
 export const MODE_NAMES: Record<MatchMode, { label: string; about: string }> = {
   referee: { label: "1: unit referees", about: "roles 1: two players, the unit referees" },
@@ -81,7 +76,7 @@ export function menuLegends(game: "codebreaker" | "brainflip", settings?: Settin
   const pad = blankPad();
   const items: MenuItem[] = menus(GAMES)[game === "brainflip" ? 1 : 0];
   items.forEach((item, i) => {
-    const names = MENU_LEGENDS[game][i];
+    const names = i ? MENU_LEGENDS[game][i - 1] : GAME_IDS.map((id) => GAME_NAMES[id]);
     if (item.cycle) {
       const options = names.map((n, o) => `${n} (${COLOUR_NAMES[item.colours[o]]})`).join(", ");
       const now = settings ? names[item.options.indexOf(settings[item.set])] : undefined;

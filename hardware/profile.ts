@@ -411,8 +411,12 @@ export function segmentOffsets(p: Profile): Record<SegmentName, { start: number;
   return out;
 }
 
-/** The LED supply's settle time when the profile does not give one: the soft start's ~5 ms rise, doubled. */
-export const DEFAULT_LED_SETTLE_MS = 10;
+/**
+ * The LED supply's settle time when the profile does not give one: the slew-limited switch of
+ * hardware/kicad/power.ts is up within 77 ms of its pin going on (a gate delay of up to 71 ms, then a
+ * 3.5-6.2 ms ramp), so 80.
+ */
+export const DEFAULT_LED_SETTLE_MS = 80;
 
 /** ms from switching the LED supply on until the LEDs take data (0 when the supply is not switched). */
 export function ledSettleMs(p: Profile): number {

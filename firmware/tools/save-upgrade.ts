@@ -14,6 +14,7 @@ import {
   type FlipState,
 } from "../core/brainflip.ts";
 import { checkMatchState, matchHoldsSecret } from "../core/match.ts";
+import { GAME_NAMES } from "../ui/games.ts";
 import { S_GAME, S_LOCK, SETTING_NAMES } from "../ui/settings.ts";
 
 /** Fletcher-16 over the 8-bit characters: format 1's checksum. */
@@ -144,8 +145,6 @@ export function isKept(s: KeptSlot | DroppedSlot): s is KeptSlot {
 type Loose = Record<string, unknown> | null;
 const loose = (x: unknown): Loose => (x && typeof x === "object" ? (x as Record<string, unknown>) : null);
 
-const PRESET_TITLES: Record<string, string> = { brainiac: "Brainiac", travel: "travel unit", race: "five-peg race" };
-
 /** What a save (current format, short keys) holds, in a few words: "Brainiac match, game 2 of 4", "Brain Flip, round 3". */
 export function describeSave(data: unknown): string {
   const s = loose(expandKeys(data));
@@ -155,7 +154,7 @@ export function describeSave(data: unknown): string {
   if (match && !(flip && settings[S_GAME] === "brainflip")) {
     const config = loose(match.config);
     const preset = String(config?.preset);
-    const title = (PRESET_TITLES[preset] ?? preset) + (config?.harder ? "+" : "");
+    const title = (GAME_NAMES[preset] ?? preset) + (config?.harder ? "+" : "");
     const played = Array.isArray(match.history) ? match.history.length : 0;
     if (match.over) return `${title} match, over`;
     return preset === "race" ? `${title} match, game ${played + 1}` : `${title} match, game ${played + 1} of ${String(config?.games)}`;

@@ -10,5 +10,13 @@ import { BRAIN_FLIP } from "./flip";
 
 export const GAMES: GameKind[] = [CODEBREAKER, BRAIN_FLIP];
 
+/** Each game option's name, for people (views, tools, the overlay; not in the bundle). */
+export const GAME_NAMES: Record<string, string> = {
+  brainiac: "Brainiac",
+  travel: "travel unit",
+  race: "five-peg race",
+  brainflip: "Brain Flip",
+};
+
 /** The menu's first row, key by key: every game option of the list (views and tools; not in the bundle). */
 export const GAME_IDS = /* @__PURE__ */ gameIds(GAMES);

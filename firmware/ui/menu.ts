@@ -103,13 +103,12 @@ export function menus(kinds: GameKind[]): MenuItem[][] {
 }
 
 /**
- * What each item's keys are called, in the order of the tables above, for the simulator page's labels
- * and the printed overlay (not used by the firmware, so not in the bundle). The menu's own keys:
- * MENU_KEY_LEGENDS.
+ * What each item's keys are called, after the game row (whose names are GAME_NAMES, ui/games.ts), in the
+ * order of each game's menu, for the simulator page's labels and the printed overlay (not used by the
+ * firmware, so not in the bundle). The menu's own keys: MENU_KEY_LEGENDS.
  */
 export const MENU_LEGENDS: { codebreaker: string[][]; brainflip: string[][] } = {
   codebreaker: [
-    ["Brainiac", "travel unit", "five-peg race", "Brain Flip"],
     ["normal", "harder"],
     ["unit referees", "codemaker answers", "you break first", "unit breaks first"],
     ["2 games", "4 games", "6 games", "8 games", "10 games"],
@@ -119,7 +118,6 @@ export const MENU_LEGENDS: { codebreaker: string[][]; brainflip: string[][] } = 
     ["console lock on", "console lock off"],
   ],
   brainflip: [
-    ["Brainiac", "travel unit", "five-peg race", "Brain Flip"],
     ["Brain Flip rules", "straight"],
     ["2 players", "3 players", "4 players", "5 players", "6 players"],
     ["grid 2x2", "grid 3x3", "grid 4x4", "grid 5x5", "grid 6x6"],

@@ -156,6 +156,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       flip: flip.cards(),
       watch: watcher ? watcher.status() : null,
       status: unitStatus.status(),
+      storageProblem: board instanceof VirtualBoard ? board.storage.problem : null,
     };
   };
   /** The segments as the codebreaker may see them: what lies under a closed shield is reported off. */
@@ -175,6 +176,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     events.dirty = true;
   };
   for (const ev of ["leds", "power", "reset", "console"] as const) board.on(ev, markDirty);
+  if (board instanceof VirtualBoard) board.on("storage", markDirty);
+  if (board instanceof VirtualBoard) board.on("storage", markDirty);
 
   if (opts.powerOn ?? true) {
     try {

@@ -80,6 +80,8 @@ export interface SimState {
   watch: WatchStatus | null;
   /** What the unit shows and what to do next, in words, with the scores as numbers and the keys' legends (sim/views/status.ts). */
   status: UnitStatus;
+  /** Why the Storage file could not be written the last time (the last saves are not kept), or null. */
+  storageProblem: string | null;
 }
 
 /** Brain Flip's cards on the pad: picture ids in card order (card = row * grid + column). */

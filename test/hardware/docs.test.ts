@@ -9,6 +9,7 @@ import { generateAll, HARDWARE_DIR, pinUses, staleFiles } from "../../hardware/g
 import {
   keyList,
   ledCount,
+  ledSettleMs,
   listProfiles,
   loadProfile,
   profileFile,
@@ -113,6 +114,14 @@ describe("the power design follows the profile's battery choice, with Espruino's
     expect(Math.max(...st.inrushMa)).toBeLessThan(400);
     expect(st.settleMs).toBeLessThanOrEqual(100);
     expect(st.powerUpVgs).toBeLessThan(SOFT_START.vthMinV);
+  });
+
+  it("every profile with an LED switch waits at least the switch's worst-case settle before its first frame", () => {
+    for (const id of listProfiles()) {
+      const p = loadProfile(id);
+      if (p.leds.powerPin === undefined) continue;
+      expect(ledSettleMs(p), id).toBeGreaterThanOrEqual(softStart(p).settleMs);
+    }
   });
 
   it("writes down how long a sleeping, switched-on unit lasts on its cell", () => {
