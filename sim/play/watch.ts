@@ -85,6 +85,8 @@ export type WatchEvent = EventBase &
   (
     | { type: "setup"; profile: string; preset: PresetId; harder: boolean; games: number | null }
     | { type: "match"; match: number }
+    /** A match was in progress on the unit: the watcher confirmed leaving it (the menu's second OK). */
+    | { type: "left-match" }
     /** A game begins: you make the code (`secret`, keyed or kept in the head) and the unit breaks it, or the other way round. */
     | { type: "game-start"; game: number; breaker: Side; secret: Code | null; kept: "keyed" | "head" | "unit" }
     /** The unit's guess has appeared on the board (its answer follows, as a "row"). */
@@ -339,6 +341,12 @@ export class Watcher {
         `the menu did not take the choices (it shows ${m.preset}, ${m.harder ? "harder" : "normal"}, ${m.mode}, ${m.games} games)`,
       );
     yield* this.tap(this.gridKey(G_OK));
+    // A match in progress (even one not started): the menu asks for OK again, within its confirmation time.
+    yield 200;
+    if (!this.onPlayScreen() && this.onMenu()) {
+      this.emit({ type: "left-match", text: "a match was in progress: the watcher pressed OK again to leave it and start its own" });
+      yield* this.tap(this.gridKey(G_OK));
+    }
     yield* this.waitFor(() => this.onPlayScreen(), "the play screen", 3000);
   }
 

@@ -497,7 +497,7 @@ function paint(s: SimState): void {
   for (const [id, el] of keyEls) el.classList.toggle("pressed", s.pressed.includes(id));
   paintCards(s);
   paintKeys(s);
-  paintStatus(s.status);
+  paintStatus(s.status, s.watch);
   paintBoard(s.status.board);
 
   $("power").textContent = s.on ? "Switch off" : "Switch on";
@@ -604,8 +604,12 @@ function paintKeys(s: SimState): void {
 }
 
 /** The status line (what the unit shows, what to do next), the passing alert, and the numbers panel. */
-function paintStatus(st: UnitStatus): void {
-  setText($("status"), st.line);
+function paintStatus(st: UnitStatus, watching: WatchStatus | null): void {
+  // While the unit plays both sides the status line speaks to the person watching, not to a player.
+  setText(
+    $("status"),
+    watching?.running ? `Watching the unit play: ${watching.line}. Press Stop (or any key of the unit) to take over.` : st.line,
+  );
   const alert = $("alert");
   alert.hidden = !st.alert;
   setText(alert, st.alert ?? "");
