@@ -2,7 +2,7 @@
 // (/api/events), and sends key presses and commands back (/api/command, /api/view). It keeps no
 // state of the board or the view: every LED, switch and reading comes from the server.
 
-import { apiEvents, apiFetch } from "./api.ts";
+import { apiEvents, apiFetch, currentToken, token } from "./api.ts";
 import type { FlipCards, SimLayout, SimState, ViewSwitches } from "../types.ts";
 import type { UnitStatus } from "../../views/status.ts";
 import type { WatchStatus } from "../../play/watch.ts";
@@ -776,9 +776,15 @@ async function loadPictures() {
   if (lastState) paint(lastState);
 }
 
-async function start() {
-  await loadLayout();
-  loadPictures().catch((e) => console.error(e));
+/** Polls the server while it is not reachable, this often. */
+const RECONNECT_MS = 1000;
+
+/**
+ * Follows the server's event stream. When the stream closes (the simulator stopped), the page asks its own
+ * origin for the page again until it answers: the same token opens the stream again; a new token (the
+ * simulator restarted) reloads the page, which then carries it.
+ */
+function follow(): void {
   const events = apiEvents("api/events");
   events.addEventListener("open", () => loadLayout().catch(() => showOffline(true)));
   events.addEventListener("state", (e: MessageEvent<string>) => {
@@ -789,11 +795,34 @@ async function start() {
     const d = JSON.parse(e.data);
     audio.play(d.now, d.tones);
   });
-  events.addEventListener("error", () => showOffline(true));
+  events.addEventListener("error", () => {
+    showOffline(true);
+    // The browser retries by itself while the server is merely away; a refusal (403: a new token) closes the stream.
+    if (events.readyState === EventSource.CLOSED) void reconnect();
+  });
+}
+
+async function reconnect(): Promise<void> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, RECONNECT_MS));
+    const now = await currentToken();
+    if (now === null) continue;
+    // A new token, or a page that never drew the unit: load the page again.
+    if (now !== token() || !layoutText) location.reload();
+    else follow();
+    return;
+  }
+}
+
+async function start() {
+  await loadLayout();
+  loadPictures().catch((e) => console.error(e));
+  follow();
   document.addEventListener("pointerdown", () => audio.unlock(), { once: true });
 }
 
 start().catch((e) => {
   showOffline(true);
   console.error(e);
+  void reconnect();
 });
