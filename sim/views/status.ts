@@ -84,6 +84,8 @@ export interface UnitStatus {
   history: string[];
   /** What each key does on this screen, by key id (empty labels for keys that do nothing here). */
   keys: Record<string, KeyLegend>;
+  /** A person is to break the code now: the secret must not show (the page's shield closes itself). */
+  secretHidden?: boolean;
 }
 
 /** What the status reads of a board, on either engine (the real one mirrors the save slots: sim/espruino/engine.ts). */
@@ -123,7 +125,8 @@ export class StatusReader {
     return this.hintCount;
   }
 
-  status(): UnitStatus {
+  /** What the unit shows; `shieldOpen`: the codemaker's shield is open already (no need to ask for it). */
+  status(shieldOpen = false): UnitStatus {
     const b = this.board;
     const profile = b.profile;
     const saved = this.latest();
@@ -153,7 +156,7 @@ export class StatusReader {
       if (this.checkedFor !== this.savedText) this.checking = false;
       this.checkedFor = this.savedText;
       this.checking = checkingLight(m, profile, leds, this.checking);
-      const st = playStatus(m, profile, leds, (m) => this.codesThatFit(m), this.checking);
+      const st = playStatus(m, profile, leds, (m) => this.codesThatFit(m), this.checking, shieldOpen);
       if (refusal(alertLed) && !(alertLed === "red" && m.wrongInfo)) st.alert = refusal(alertLed);
       return { ...st, board };
     }
@@ -371,6 +374,7 @@ function playStatus(
   leds: Record<string, string[]>,
   fit: (m: MatchState) => number,
   checking = false,
+  shieldOpen = false,
 ): ScreenStatus {
   const rules = rulesOf(m);
   const who = names(m);
@@ -406,7 +410,8 @@ function playStatus(
   } else if (game.phase === PHASE_SECRET) {
     const where = makerPad ? "on the codemaker pad" : "on the pad";
     // A build with a codemaker pad or a secret segment has a shield over them (hardware/geometry.ts).
-    const shield = makerPad || profile.leds.segments.some((sg) => sg.name === "secret") ? "open the shield, " : "";
+    const shielded = makerPad || profile.leds.segments.some((sg) => sg.name === "secret");
+    const shield = shielded && !shieldOpen ? "open the shield, " : "";
     line =
       role === ROLE_BREAKER
         ? `You make the code: ${shield}key ${keysFor(rules.pegs)} ${where}, then OK; or press OK on an empty secret to keep it in your head.`
@@ -426,6 +431,7 @@ function playStatus(
         : `${cap(maker)}: answer row ${row}: exact, near, then OK ${where}.`;
   }
   const st: ScreenStatus = { screen: "codebreaker", line, alert: "", game: "", scores: [], facts: [], history: [], keys: {} };
+  if (game.phase === PHASE_GUESS && role !== ROLE_BREAKER && !m.over && !m.wrongInfo) st.secretHidden = true;
   addMatchNumbers(st, m);
   if (!m.over && !m.wrongInfo && game.phase !== PHASE_SOLVED && game.phase !== PHASE_FAILED)
     st.facts.push({ label: "row", value: `${Math.min(row, rules.rows)} of ${rules.rows}` });

@@ -140,6 +140,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const state = (): SimState => {
     const bat = board.battery;
     const b = profile.battery;
+    const status = unitStatus.status(view.shield);
+    // A person is to break the code: the shield closes itself, so that the page never shows the secret then.
+    if (status.secretHidden && view.shield && shielded.length) view.shield = false;
     return {
       engine: real ? "espruino" : "sim",
       now: board.now,
@@ -155,7 +158,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       view: { ...view },
       flip: flip.cards(),
       watch: watcher ? watcher.status() : null,
-      status: unitStatus.status(),
+      status,
       storageProblem: board instanceof VirtualBoard ? board.storage.problem : null,
     };
   };

@@ -473,6 +473,8 @@ function setLabel(el: Element, text: string): void {
 
 function paint(s: SimState): void {
   if (!lastState) requestAnimationFrame(() => requestAnimationFrame(() => unitEl.classList.add("ready")));
+  if (lastState?.view.shield && !s.view.shield && s.status.secretHidden)
+    toast("The codemaker's shield closed itself: the codebreaker is to move (the secret stays hidden until the game ends).");
   lastState = s;
   unitEl.dataset.now = String(s.now);
   unitEl.classList.toggle("powered", s.on);
