@@ -86,6 +86,8 @@ export interface UnitStatus {
   keys: Record<string, KeyLegend>;
   /** A person is to break the code now: the secret must not show (the page's shield closes itself). */
   secretHidden?: boolean;
+  /** The latest row played, in words ("row 3: 2 exact, 1 near"), for screen readers; absent before the first. */
+  lastRow?: string;
 }
 
 /** What the status reads of a board, on either engine (the real one mirrors the save slots: sim/espruino/engine.ts). */
@@ -432,6 +434,8 @@ function playStatus(
   }
   const st: ScreenStatus = { screen: "codebreaker", line, alert: "", game: "", scores: [], facts: [], history: [], keys: {} };
   if (game.phase === PHASE_GUESS && role !== ROLE_BREAKER && !m.over && !m.wrongInfo) st.secretHidden = true;
+  const played = game.rows[game.rows.length - 1];
+  if (played) st.lastRow = `row ${game.rows.length}: ${played.feedback.exact} exact, ${played.feedback.near} near`;
   addMatchNumbers(st, m);
   if (!m.over && !m.wrongInfo && game.phase !== PHASE_SOLVED && game.phase !== PHASE_FAILED)
     st.facts.push({ label: "row", value: `${Math.min(row, rules.rows)} of ${rules.rows}` });

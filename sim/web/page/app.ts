@@ -163,7 +163,8 @@ function build() {
     placeOn(plateAt(l.x), hole, l.x, l.y, l.d + 1.6, l.d + 1.6);
     (ledEls[l.segment] ||= [])[l.index] = hole;
   }
-  for (const k of g.keys) {
+  // The pad's keys come first in the tab order, the codemaker pad's after them.
+  for (const k of [...g.keys.filter((k) => k.padLed !== undefined), ...g.keys.filter((k) => k.padLed === undefined)]) {
     const el = document.createElement("button");
     el.type = "button";
     el.className = `key key-${k.padLed === undefined ? "maker shielded" : "pad"}`;
@@ -599,11 +600,17 @@ function paintKeys(s: SimState): void {
       el.classList.toggle("idle", !!legend && !legend.label);
       el.title = `${legend && legend.about ? legend.about : el.dataset.title}${legend ? ` · key ${id}${el.dataset.shortcuts}` : ""}`;
     }
+    // A key that does nothing now, or one under the closed shield, is left out of the tab order.
+    const idle = (!!legend && !legend.label) || (el.classList.contains("key-maker") && !s.view.shield);
+    el.tabIndex = idle ? -1 : 0;
     const what = legend ? legend.about || "does nothing on this screen" : el.dataset.title;
     const light = el.dataset.colour && el.dataset.colour !== "off" ? `, lit ${colourWord(el.dataset.colour)}` : "";
     setLabel(el, `${what}${light} (key ${id})`);
   }
 }
+
+/** What the live region said last. */
+let lastSaid = "";
 
 /** The status line (what the unit shows, what to do next), the passing alert, and the numbers panel. */
 function paintStatus(st: UnitStatus, watching: WatchStatus | null): void {
@@ -612,6 +619,10 @@ function paintStatus(st: UnitStatus, watching: WatchStatus | null): void {
     $("status"),
     watching?.running ? `Watching the unit play: ${watching.line}. Press Stop (or any key of the unit) to take over.` : st.line,
   );
+  // Refusals and each row's answer are said through a live region, once each.
+  const said = st.alert || st.lastRow || "";
+  if (said && said !== lastSaid) setText($("announce"), said);
+  lastSaid = said;
   const alert = $("alert");
   alert.hidden = !st.alert;
   setText(alert, st.alert ?? "");
