@@ -14,7 +14,7 @@ import { defaultSettings, settingsByName, type NamedSettings } from "../../firmw
 import { REFUSAL_COLOURS } from "../../firmware/ui/render.ts";
 import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import { REFUSAL_NAMES } from "../../firmware/core/types.ts";
-import { G_RESUME } from "../../firmware/ui/menu.ts";
+import { CONFIRM_MS, G_RESUME } from "../../firmware/ui/menu.ts";
 import { gamesPlayed, rulesOf, unitRole } from "../../firmware/core/match.ts";
 import { countConsistent } from "../../firmware/core/codes.ts";
 import { questionLimit, FLIP_TARGET, type FlipState } from "../../firmware/core/brainflip.ts";
@@ -317,10 +317,11 @@ function menuStatus(s: NamedSettings, leds: Record<string, string[]>, saved: Sav
   const unfinished = flip ? !!saved?.flip && !saved.flip.over : !!saved?.match && !saved.match.over;
   const asking = unfinished && (leds.status ?? [])[1] === "yellow";
   const line = asking
-    ? "Press OK again to start a new game: the game in progress will be lost. Any other key keeps it (resume goes back to it)."
+    ? `Press OK again within ${CONFIRM_MS / 1000} seconds to start a new game: the game in progress will be lost. ` +
+      "Any other key, or waiting, keeps it (resume goes back to it); status light 2 shows yellow while the unit waits."
     : `Menu: ${settingsText(s)}. Each pad row is one setting (${rows}); the chosen option is white. ` +
       `OK (bottom right, blinking green) starts a new match` +
-      (unfinished ? " (twice: a game is in progress)" : "") +
+      (unfinished ? ` (twice within ${CONFIRM_MS / 1000} seconds: a game is in progress)` : "") +
       (resumable ? "; resume (row 6, column 5, cyan) goes back to the game in progress." : ".");
   const st: ScreenStatus = {
     screen: "menu",
