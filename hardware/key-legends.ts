@@ -107,7 +107,10 @@ export function codebreakerLegends(profile: Profile, game?: GameShape): ScreenLe
   const colours = game ? game.colours : PEG_NAMES.length;
   const blanks = game ? game.blanks : true;
   PEG_NAMES.forEach((name, i) => {
-    if (i < colours) pad[G_COLOUR + i] = { label: `${i + 1} ${name}`, about: `colour ${i + 1}, ${name}` };
+    pad[G_COLOUR + i] =
+      i < colours
+        ? { label: `${i + 1} ${name}`, about: `colour ${i + 1}, ${name}` }
+        : { label: "", about: `colour ${i + 1}, not in this game (it uses ${colours} colours)` };
   });
   if (blanks) pad[G_BLANK] = { label: "blank", about: "blank (an empty hole; harder variants)" };
   pad[G_HINT] = { label: "hint", about: "hint: how many codes still fit, and one of them" };
@@ -123,8 +126,13 @@ export function codebreakerLegends(profile: Profile, game?: GameShape): ScreenLe
   pad[G_OK] = { label: "OK", about: "OK: play the row; after a game, the next game" };
   const maker: Record<string, KeyLegend> = {};
   if (mk) {
+    // As on the pad: a colour the game does not use has no legend, and says why.
     mk.colours.forEach(
-      (id, i) => (maker[id] = { label: `${i + 1} ${PEG_NAMES[i]}`, about: `codemaker: colour ${i + 1}, ${PEG_NAMES[i]}` }),
+      (id, i) =>
+        (maker[id] =
+          i < colours
+            ? { label: `${i + 1} ${PEG_NAMES[i]}`, about: `codemaker: colour ${i + 1}, ${PEG_NAMES[i]}` }
+            : { label: "", about: `codemaker: colour ${i + 1}, not in this game (it uses ${colours} colours)` }),
     );
     maker[mk.blank] = { label: "blank", about: "codemaker: blank" };
     const exact = maker[mk.exact] && mk.exact === mk.blank ? "blank · exact" : "exact";

@@ -306,8 +306,13 @@ function resize() {
 /** Keys this page holds down (mouse or keyboard), so that they are released when it loses focus. */
 const held = new Map<string, string>();
 
+/** The latest key pressed that does nothing now: its reason completes the refusal that follows. */
+let idlePress: { about: string; at: number } | null = null;
+
 function down(source: string, id: string): void {
   if (held.has(source)) return;
+  const el = keyEls.get(id);
+  if (el?.classList.contains("idle")) idlePress = { about: el.title.split(" · ")[0], at: performance.now() };
   held.set(source, id);
   audio.unlock();
   command(`press ${id}`);
@@ -620,12 +625,13 @@ function paintStatus(st: UnitStatus, watching: WatchStatus | null): void {
     watching?.running ? `Watching the unit play: ${watching.line}. Press Stop (or any key of the unit) to take over.` : st.line,
   );
   // Refusals and each row's answer are said through a live region, once each.
-  const said = st.alert || st.lastRow || "";
-  if (said && said !== lastSaid) setText($("announce"), said);
-  lastSaid = said;
   const alert = $("alert");
   alert.hidden = !st.alert;
-  setText(alert, st.alert ?? "");
+  const why = idlePress && performance.now() - idlePress.at < 1500 && st.alert ? ` (${idlePress.about})` : "";
+  setText(alert, `${st.alert ?? ""}${why}`);
+  const said = st.alert ? alert.textContent : st.lastRow || "";
+  if (said && said !== lastSaid) setText($("announce"), said);
+  lastSaid = said;
   setText($("game"), st.game || "No game yet.");
   const list = <T>(el: HTMLElement, rows: T[], item: (row: T) => HTMLElement[]) => {
     const text = JSON.stringify(rows);
