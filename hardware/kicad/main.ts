@@ -85,6 +85,14 @@ function fillZones(pcb: string): void {
   execFileSync(KICAD_PYTHON, ["-c", FILL_ZONES, pcb], { stdio: ["ignore", "ignore", "pipe"] });
 }
 
+/** The project's footprint table (written with the schematic, from the netlist) also finds the mounting holes' library. */
+function addMountingHoleLibrary(table: string): void {
+  const text = readFileSync(table, "utf8");
+  if (text.includes('(name "MountingHole")')) return;
+  const line = '\t(lib (name "MountingHole")(type "KiCad")(uri "${KICAD9_FOOTPRINT_DIR}/MountingHole.pretty")(options "")(descr ""))\n';
+  writeFileSync(table, text.replace(/\)\s*$/, `${line})\n`));
+}
+
 export interface BoardResult {
   id: string;
   dir: string;
@@ -103,6 +111,7 @@ export function buildBoard(p: Profile, root: string, opts: { render?: boolean } 
   for (const [f, t] of Object.entries(repoLibrary())) writeFileSync(join(lib, f), t);
 
   writeSchematic(p, dir);
+  addMountingHoleLibrary(join(dir, "fp-lib-table"));
   writeFileSync(join(dir, `${p.id}.kicad_pro`), projectFile(p.id));
   const n = netlist(p);
   const schematic = join(dir, `${p.id}.kicad_sch`);
