@@ -48,6 +48,8 @@ export interface CaseBoard {
   parts: BoardPart[];
   /** What the codemaker's shield covers (the secret's LEDs and the codemaker's pad). */
   shield?: Box2;
+  /** Where a lead passes round the board's edge, from under the board to over it (the cell's to the charger). */
+  cableWays?: Box2[];
 }
 
 export function centre(b: Box2): Point {

@@ -44,6 +44,8 @@ export const PRINT = {
   /** The corner guides that hold the cell on the bottom's floor. */
   guideWall: 1.2,
   guideHeight: 3.0,
+  /** What a cable way's channel leaves of the wall behind it. */
+  channelSkin: 0.8,
   /** The printer's bed. */
   bed: { x: 220, y: 220, z: 200 },
 } as const;

@@ -165,6 +165,17 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       return { ref: p.ref, side, box: { ...r, z0: low, z1: zm + hz } };
     });
   const openingCuts = openings.map((o) => box(o.box, o.box.z0, o.box.z1));
+  // Cable ways: a channel in the walls' inside, from the floor to the plate, leaving the wall's outer part.
+  const channelDepth = PRINT.wall - PRINT.channelSkin;
+  const channels = (b.cableWays ?? []).map((w) => {
+    const side = nearestSide(boardBox, w);
+    const r = grow(w, 0);
+    if (side === "left") r.x0 = boardBox.x0 - PRINT.boardGap - channelDepth;
+    else if (side === "right") r.x1 = boardBox.x1 + PRINT.boardGap + channelDepth;
+    else if (side === "bottom") r.y0 = boardBox.y0 - PRINT.boardGap - channelDepth;
+    else r.y1 = boardBox.y1 + PRINT.boardGap + channelDepth;
+    return box(r, L.floorTop, L.plateUnder);
+  });
 
   // Bottom: tray, lip, bosses.
   const tray = slab(outer, L.floorBottom, 0)
@@ -194,7 +205,7 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       ];
       return Manifold.difference([ring, ...gaps]);
     });
-  let bottom = Manifold.difference([Manifold.union([tray, bosses, ...guides]), screwHoles, ...openingCuts]);
+  let bottom = Manifold.difference([Manifold.union([tray, bosses, ...guides]), screwHoles, ...openingCuts, ...channels]);
 
   // Top: shell, posts, baffles; then every opening.
   const riders = b.parts.filter(isRider);
@@ -255,7 +266,7 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       ...corners.map(([x, y]) => rod(x, y, PRINT.shieldPin + 2 * PRINT.fit, L.plateTop - PRINT.shieldPinLength - 0.3, L.plateTop + 1)),
     );
   }
-  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts, ...pinHoles]);
+  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts, ...pinHoles, ...channels]);
 
   // The round offsets leave a few vertices closer than float32 (an STL's precision) tells apart; merging
   // them keeps every triangle a real one.

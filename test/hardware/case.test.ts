@@ -126,6 +126,22 @@ describe("the printed case", () => {
     expect(exitProblems(k, around({ parts })).join()).toMatch(/the way out of U3 USB runs into the top/);
   });
 
+  it("leaves a way for the cell's lead round the board's edge, from under the board to the charger over it", () => {
+    expect(board.cableWays?.length).toBe(1);
+    const way = board.cableWays![0];
+    const L = model.levels;
+    // A 5 x 1.5 mm lead (two wires side by side) standing in the gap between the board and the wall.
+    const lead = k.Manifold.cube([5, 1.5, L.plateUnder - L.floorTop - 0.2]).translate([
+      (way.x0 + way.x1) / 2 - 2.5,
+      -1.6,
+      L.floorTop + 0.1,
+    ]);
+    const housing = model.parts.filter((p) => p.kind === "housing");
+    expect(housing.map((p) => p.assembled.intersect(lead).volume())).toEqual(housing.map(() => 0));
+    const besideIt = lead.translate([-20, 0, 0]);
+    expect(Math.max(...housing.map((p) => p.assembled.intersect(besideIt).volume()))).toBeGreaterThan(1);
+  });
+
   it("has a hole over each LED not under a key, closed by a thin diffuser skin at the top", () => {
     const top = model.parts.find((p) => p.name === "top")!.assembled;
     const L = model.levels;
