@@ -191,10 +191,12 @@ export function normalise(name: string, data: Buffer): string {
     return data
       .toString("latin1")
       .replace(/\/(CreationDate|ModDate) \([^)]*\)/g, "")
-      .replace(/\/ID \[[^\]]*\]/g, "");
+      .replace(/\/ID \[[^\]]*\]/g, "")
+      .replace(/\b9\.0\.\d+(\+\d+)?/g, "<kicad 9.0>");
   return data
     .toString("utf8")
     .replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[^\s*"]*/g, "<date>")
+    .replace(/\b9\.0\.\d+(\+\d+)?/g, "<kicad 9.0>")
     .replace(/^(; |## |%TF\.CreationDate|G04 Created by|;\s*DRILL file).*$/gm, "$1<stamp>");
 }
 
