@@ -7,7 +7,8 @@
  * the BOM, the schematic as PDF and a 3D render of the board (PNG), all made by kicad-cli; then the printable case
  * from the board's placement (hardware/case/write.ts, into hardware/case/<profile-id>/). With --check it makes
  * everything in a temporary folder and exits 1 naming the files that differ from the committed ones (dates, which
- * KiCad writes into Gerbers, drill, position and PDF files, are left out of the comparison). Needs KiCad 9.
+ * KiCad writes into Gerbers, drill, position and PDF files, and its version string are left out of the comparison; the
+ * render is only checked to be there, and --no-render skips it). Needs KiCad 9.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
