@@ -83,7 +83,14 @@ pcbnew.SaveBoard(sys.argv[1], board)
 
 /** KiCad's zone filler on the saved board (kicad-cli cannot fill zones). */
 function fillZones(pcb: string): void {
-  execFileSync(KICAD_PYTHON, ["-c", FILL_ZONES, pcb], { stdio: ["ignore", "ignore", "pipe"] });
+  try {
+    execFileSync(KICAD_PYTHON, ["-c", FILL_ZONES, pcb], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (e) {
+    const err = e as { stderr?: Buffer; message: string };
+    throw new Error(
+      `filling the planes needs KiCad's Python module pcbnew in ${KICAD_PYTHON} (set KICAD_PYTHON): ${err.stderr?.toString().trim() || err.message}`,
+    );
+  }
 }
 
 /** The project's footprint table (written with the schematic, from the netlist) also finds the mounting holes' library. */
@@ -252,4 +259,8 @@ async function main(): Promise<void> {
   process.exit(bad);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  await main().catch((e: Error) => {
+    console.error(`npm run pcb: ${e.message}`);
+    process.exit(1);
+  });
