@@ -44,6 +44,8 @@ export const PRINT = {
   /** The corner guides that hold the cell on the bottom's floor. */
   guideWall: 1.2,
   guideHeight: 3.0,
+  /** Plastic round the screw head's counterbore, where the boss flares into the floor. */
+  counterboreWall: 1.2,
   /** What a cable way's channel leaves of the wall behind it. */
   channelSkin: 0.8,
   /** The printer's bed. */

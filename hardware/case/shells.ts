@@ -182,7 +182,16 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
     .add(slab(round(inner, lip), -0.5, PRINT.lipHeight))
     .subtract(slab(inner, L.floorTop, PRINT.lipHeight + 1));
   const boss = (h: Hole) => bossDiameter(screw, h);
-  const bosses = union(b.holes.map((h) => rod(h.x, h.y, boss(h), L.floorTop - 0.5, 0)));
+  // Each boss flares at 45° where it meets the floor, round the screw head's counterbore: a boss narrower
+  // than the counterbore would otherwise stand on nothing.
+  const flare = screw.head / 2 + 0.3 + PRINT.counterboreWall;
+  const bosses = union(
+    b.holes.flatMap((h) => {
+      const r = boss(h) / 2;
+      const cone = Manifold.cylinder(flare - r + 0.5, flare, r, segmentsFor(flare)).translate([h.x, h.y, L.floorTop - 0.5]);
+      return [rod(h.x, h.y, boss(h), L.floorTop - 0.5, 0), cone];
+    }),
+  );
   const screwHoles = union(
     b.holes.flatMap((h) => [
       rod(h.x, h.y, screw.clearance, L.floorBottom - 1, 1),

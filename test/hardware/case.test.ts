@@ -59,6 +59,10 @@ describe("the printed case", () => {
     }
   });
 
+  it("makes each printed part one piece: nothing in it stands on air (each boss flares into the floor round its counterbore)", () => {
+    for (const p of model.parts) expect(p.print.decompose().length, p.name).toBe(1);
+  });
+
   it("the closedness check finds a gap, a flipped triangle and a degenerate one", () => {
     const { mesh } = committedStls().find((s) => s.name === "shield.stl")!;
     const gap = { ...mesh, triangles: mesh.triangles.slice(3) };
