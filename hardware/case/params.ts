@@ -18,6 +18,8 @@ export const PRINT = {
   keyGap: 0.4,
   /** Between two printed parts that slide together (the lip and its groove, the shield's pins in their holes). */
   fit: 0.3,
+  /** The gap left between the two shells' walls (the lip covers it). */
+  seam: 0.2,
   /** The bottom shell's lip that locates the top shell, and its height. */
   lipHeight: 2.0,
   /** The least room under the board (through-hole leads stick out about 2 mm). */

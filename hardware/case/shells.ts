@@ -220,7 +220,9 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   const riders = b.parts.filter(isRider);
   const keyHoles = riders.map(riderOpening);
   const shown = b.parts.filter((p) => p.light && !keyHoles.some((o) => inside(centre(p.box), o)));
-  const shell = slab(outer, 0, L.plateTop)
+  // The top's walls stop short of the bottom's: the screws clamp the board between boss and post, whatever
+  // its thickness tolerance, before the shells could meet.
+  const shell = slab(outer, PRINT.seam, L.plateTop)
     .subtract(slab(inner, -1, L.plateUnder))
     .subtract(slab(round(inner, lip + PRINT.fit), -1, PRINT.lipHeight + PRINT.fit));
   const posts = b.holes.map((h) => rod(h.x, h.y, boss(h), T, L.plateUnder + 0.5));

@@ -110,9 +110,11 @@ describe("the printed case", () => {
     expect(partProblems(k, around({ parts })).join()).toMatch(/U3 runs into the top/);
   });
 
-  it("has a boss under each mounting hole and a post over it, the screw's path clear; moved holes are caught", () => {
+  it("has a boss under each mounting hole and a post over it that clamp the board, the screw's path clear; moved holes are caught", () => {
     expect(board.holes.length).toBeGreaterThanOrEqual(4);
     expect(mountProblems(k, model)).toEqual([]);
+    // The screws clamp the board between boss and post: the top's walls stop short of the bottom's.
+    expect(model.parts.find((p) => p.name === "top")!.assembled.boundingBox().min[2]).toBeGreaterThan(0.1);
     const moved = board.holes.map((h) => ({ ...h, x: h.x + 10 }));
     expect(mountProblems(k, around({ holes: moved })).join()).toMatch(/no boss under .*no post over/);
   });
