@@ -87,7 +87,7 @@ function start(): void {
     buzzer.muted = !app.settings[S_SOUND];
     app.keysStuck = keys.stuckCount > 0;
     let next = render(app, frame, now);
-    const settled = pixels.show(frame, now);
+    const settled = pixels.show(frame, now, app.secretCovered);
     if (settled && (next < 0 || settled < next)) next = settled;
     if (next >= 0) sched.at(SLOT_RENDER, next, show);
     else sched.cancel(SLOT_RENDER);

@@ -41,9 +41,9 @@ import type { PresetId } from "../firmware/core/types.ts";
 const USAGE = `usage: npm run sim -- --script FILE [options]
        npm run sim -- --watch [--preset NAME] [--harder] [--games N] [--head] [options]
 
-  --script FILE     the commands to run (- for standard input); see README "Play on a laptop"
-  --engine NAME     sim (default: the simulator, virtual time) or espruino (the real interpreter in
-                    ../shared/tools/espruino, from RAM, in real time)
+  --script FILE     the commands to run (- for standard input); see docs/playing.md
+  --engine NAME     sim (default: the simulator, virtual time) or espruino (the real interpreter where
+                    BRAINBOARD_ESPRUINO_DIR points, from RAM, in real time)
   --json            print the result as JSON (every segment's pixels as palette names and RGB)
   --profile NAME    hardware profile (default r1-pico); the bundle is built for it
   --firmware FILE   run this bundle instead of building one

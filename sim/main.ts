@@ -25,7 +25,7 @@ const USAGE = `usage: npm start -- [--engine sim|espruino] [--profile NAME] [--p
                       [--seed N] [--watch [--preset NAME] [--harder]]
 
   --engine NAME    sim (default: the virtual board, in step with real time) or espruino (the real Espruino
-                   interpreter in ../shared/tools/espruino, from RAM; its Storage lasts as long as the run)
+                   interpreter where BRAINBOARD_ESPRUINO_DIR points, from RAM; its Storage lasts as long as the run)
   --profile NAME   hardware profile (default ${DEFAULT_PROFILE})
   --port N         port of the page (default ${DEFAULT_PORT}; a free one when taken)
   --storage FILE   the unit's Storage file (default ~/.brainboard/storage-PROFILE.json; the virtual board only)

@@ -21,12 +21,18 @@
  * part of a new k: ~0.2 ms here); "changed" is the frame's CRC32 and k against the last frame sent
  * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
  *
+ * Secrecy: the secret's holes sit under the codemaker's shield, lit for the codemaker only; were their
+ * colours counted, k (every visible LED's duty: the whole board's dimming) would tell the codebreaker
+ * something of the secret. So while a frame lights them under the shield (`covered`), k is worked out
+ * on the frame with those holes white (the most any colour draws, so the budget still holds), whatever
+ * they show; the frame as it is is laid out at that k after (one E.mapInPlace more).
+ *
  * The LED supply ramps up over a few ms after it is switched on (the soft start), and a WS2812
  * without supply drops the data it is sent; since an unchanged frame is never sent again, a frame
  * sent into the ramp could stay wrong on a still screen. So no frame goes out until the profile's
  * settle time has passed: show() then returns when to try again, and the caller renders anew then.
  */
-import { gamma, PALETTE_RGB, PALETTE_SIZE } from "../ui/palette";
+import { gamma, PALETTE_RGB, PALETTE_SIZE, WHITE } from "../ui/palette";
 
 /** Brightness levels offered in the menu, as k (out of 256). */
 export const BRIGHTNESS_LEVELS = [24, 64, 128, 256];
@@ -57,6 +63,9 @@ export class Pixels {
   private keptSum = 0;
   private shownCrc = 0;
   private on = false;
+  /** The secret's holes in the frame. */
+  private readonly secretAt: number;
+  private readonly secretEnd: number;
   /** When (ms, the caller's clock) the supply has settled after it was last switched on. */
   private readyAt = 0;
   private readonly settleMs: number;
@@ -75,6 +84,8 @@ export class Pixels {
     // Only the palette's 33 channel values (a whole 256-entry table took ~2.8 ms at boot on the interpreter).
     for (let i = 0; i < PALETTE_SIZE * 3; i++) this.duty[i] = gamma(PALETTE_RGB[i]);
     for (let c = 0; c < PALETTE_SIZE; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
+    this.secretAt = p.seg.secret;
+    this.secretEnd = p.seg.secret + p.segLen.secret;
   }
 
   /** Switches the LED supply (a dark WS2812 still draws ~1 mA, so sleep cuts it). */
@@ -104,9 +115,10 @@ export class Pixels {
 
   /**
    * Sends the frame (at time `now`, ms) if it differs from what the LEDs show. Returns 0, or while the
-   * supply is still settling, the time to show the frame of that moment instead.
+   * supply is still settling, the time to show the frame of that moment instead. `covered`: the frame
+   * lights the secret's holes under the shield (see the header).
    */
-  show(frame: Uint8Array, now: number): number {
+  show(frame: Uint8Array, now: number, covered?: boolean): number {
     if (!this.on) {
       this.setPower(true);
       this.readyAt = now + this.settleMs;
@@ -118,6 +130,9 @@ export class Pixels {
     if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return 0;
     // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
     const spare = this.spare;
+    const secret = covered ? frame.subarray(this.secretAt, this.secretEnd) : null;
+    const held = secret && secret.slice();
+    if (secret) secret.fill(WHITE);
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {
@@ -131,6 +146,10 @@ export class Pixels {
       this.layOut(frame, k);
       this.keptUserK = userK;
       this.keptSum = E.sum(this.bytes);
+    }
+    if (secret) {
+      secret.set(held!);
+      this.layOut(frame, k);
     }
     if (k === this.shownK && crc === this.shownCrc) return 0;
     this.shownK = k;

@@ -84,6 +84,8 @@ export class App implements MenuContext {
   /** Alerts the device layer reports: the battery is low; a key is stuck down (and ignored). */
   lowBattery?: boolean;
   keysStuck?: boolean;
+  /** The frame lights the secret's holes under the codemaker's shield: their colours must not change the LEDs' current budget. */
+  secretCovered?: boolean;
   /** Blinks restart, lit, at every key press, so what a press changed shows at once. */
   blinkEpoch = 0;
   /** The time (ms) of the event being handled (a key, a slice of background work, a restore). */

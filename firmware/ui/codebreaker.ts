@@ -532,6 +532,7 @@ export class CodebreakerScreen implements GameScreen {
     const secretStart = L.seg.secret;
     const shielded = secretStart >= 0 && L.secretShielded && unitRole(m) !== ROLE_MAKER;
     const secretShown = secretStart >= 0 && (ended || (shielded && mode !== KEY_SECRET));
+    app.secretCovered = shielded && !ended;
     frame.set(this.drawBase(m, L, rules, shift, secretShown ? game.secret : null));
     // Wrong information: the rows at fault alternate between the answer given and the true one (when known).
     const wi = m.wrongInfo;

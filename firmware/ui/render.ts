@@ -27,6 +27,7 @@ export function render(app: App, frame: Uint8Array, now: number): number {
   const L = app.layout;
   const flashing = now < app.flashUntil;
   if (flashing) clock.at(app.flashUntil);
+  app.secretCovered = false;
   app.screen.draw(frame, clock, flashing && !clock.blink(FLASH_HALF * 2, FLASH_HALF));
   // Status LED 2 shows alerts over what the screen put there: a refusal (red), a warning (yellow), a
   // stuck key (yellow, blinking), a low battery (orange, blinking).

@@ -1,5 +1,5 @@
 /**
- * Espruino for Linux (../shared/tools/espruino, see its README) serving its console over telnet, for tests of the
+ * Espruino for Linux (the `espruino` build where BRAINBOARD_ESPRUINO_DIR points: sim/espruino/binary.ts) serving its console over telnet, for tests of the
  * flash tool against the real interpreter. Its telnet port is fixed at 2323, so each instance runs in a network
  * namespace of its own (`unshare -rn`: no root needed) where 2323 is always free and nothing else can reach it; a
  * relay through a Unix socket in its directory brings the console out to a free loopback port here. Where user
@@ -7,15 +7,17 @@
  * Its Storage is the file espruino.flash in a fresh directory of its own.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "../../firmware/tools/build.ts";
+import { espruinoDir, espruinoMissing } from "../../sim/espruino/binary.ts";
 
-export const ESPRUINO_DIR = join(ROOT, "../shared/tools/espruino");
+export const ESPRUINO_DIR = espruinoDir();
 export const ESPRUINO = join(ESPRUINO_DIR, "espruino");
-export const HAS_ESPRUINO = existsSync(ESPRUINO);
+/** Why the interpreter cannot run here ("" when it can), for skip messages. */
+export const ESPRUINO_MISSING = espruinoMissing("espruino");
+export const HAS_ESPRUINO = ESPRUINO_MISSING === "";
 
 export interface RealEspruino {
   /** tcp://127.0.0.1:PORT of its console. */

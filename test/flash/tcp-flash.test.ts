@@ -3,7 +3,7 @@
  * the bundle into the virtual board's Storage as .bootcde, and after a power cycle the unit boots from it and
  * answers a key press. Also npm run flash (firmware/tools/flash.ts) through the same port, and the REPL as the CLI
  * and a terminal see it. No network: the CLI gets the offline board file, and the console listens on 127.0.0.1.
- * Last, npm run flash against the real interpreter (Espruino for Linux, ../shared/tools/espruino, in a network
+ * Last, npm run flash against the real interpreter (Espruino for Linux where BRAINBOARD_ESPRUINO_DIR points, in a network
  * namespace of its own: real-espruino.ts): version, Storage, --erase, read-back, a locked console, nobody listening,
  * and where the files land in its flash (the file espruino.flash, read as jsflash.c lays it out).
  */
@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
 import { BoardConsole } from "../../firmware/tools/board-console.ts";
-import { ESPRUINO, HAS_ESPRUINO, startRealEspruino, type RealEspruino } from "./real-espruino.ts";
+import { ESPRUINO_MISSING, HAS_ESPRUINO, startRealEspruino, type RealEspruino } from "./real-espruino.ts";
 import { BOOT_FILE, VirtualBoard } from "../../sim/board/board.ts";
 import { BOARDS, PAD_FILE, storageFootprint } from "../../hardware/boards.ts";
 import { formatResult } from "../../sim/console/format.ts";
@@ -365,7 +365,7 @@ function readFlashFile(dir: string): { name: string; offset: number; size: numbe
 describe.skipIf(!HAS_ESPRUINO || !HAS_CLI)(
   HAS_ESPRUINO && HAS_CLI
     ? "npm run flash against the real Espruino interpreter (espruino --telnet)"
-    : `npm run flash against the real Espruino interpreter (skipped: ${HAS_CLI ? `${ESPRUINO} is missing` : "node_modules/espruino is not installed"})`,
+    : `npm run flash against the real Espruino interpreter (skipped: ${HAS_CLI ? ESPRUINO_MISSING : "node_modules/espruino is not installed"})`,
   () => {
     let real: RealEspruino | undefined;
     afterEach(async () => {

@@ -65,9 +65,9 @@ time("play render", 100, (i) => render(app, frame, now + i * 37));
 pixels.show(frame, 0);
 time("pixels show (changed)", 100, (i) => {
   frame[0] = i & 7;
-  pixels.show(frame, 1e6);
+  pixels.show(frame, 1e6, app.secretCovered);
 });
-time("pixels show (same)", 100, () => pixels.show(frame, 1e6));
+time("pixels show (same)", 100, () => pixels.show(frame, 1e6, app.secretCovered));
 time("key (colour, undo)", 50, () => {
   app.key(2, true, (now += 100));
   app.key(33, true, (now += 100));
