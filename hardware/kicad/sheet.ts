@@ -53,7 +53,15 @@ export class Sheet {
   }
 
   /** Places a part; with `connect`, every pin gets its stub and label, power symbol or no-connect flag. */
-  place(part: BoardPart, x: number, y: number, rot = 0, connect = true, skip: string[] = [], textAt: "right" | "above" = "right"): Placed {
+  place(
+    part: BoardPart,
+    x: number,
+    y: number,
+    rot = 0,
+    connect = true,
+    skip: string[] = [],
+    textAt: "right" | "above" | "left" = "right",
+  ): Placed {
     const sym = libSymbol(part.symbol);
     this.libIds.add(part.symbol);
     x = snap(x);
@@ -86,14 +94,22 @@ export class Sheet {
       ["dnp", "no"],
       ["uuid", q(this.id(`sym/${part.ref}`))],
       ...fields.map(([name, value, hide], i): SExpr => {
-        const beside = textAt === "right" ? [x + box + 1.27, y - 1.27 + i * 2.54] : [x - box + i * 2 * box, y - 3.81];
-        const at = i < 2 ? ["at", num(beside[0]), num(beside[1]), "0"] : ["at", num(x), num(y), "0"];
+        const beside = {
+          right: [x + box + 1.27, y - 1.27 + i * 2.54],
+          left: [x - box - 1.27, y - 1.27 + i * 2.54],
+          above: [x - box + i * 2 * box, y - 3.81],
+        }[textAt];
+        // KiCad turns a field with its symbol: a quarter turn is undone by the field's own angle, a half turn
+        // swaps its justification.
+        const angle = rot === 90 || rot === 270 ? String(rot) : "0";
+        const at = i < 2 ? ["at", num(beside[0]), num(beside[1]), angle] : ["at", num(x), num(y), "0"];
+        const justify = (textAt === "left") !== (rot === 180 || rot === 90) ? "right" : "left";
         return [
           "property",
           q(name),
           q(value),
           at,
-          ["effects", FONT, ...(i < 2 ? [["justify", "left"]] : []), ...(hide ? [["hide", "yes"]] : [])],
+          ["effects", FONT, ...(i < 2 ? [["justify", justify]] : []), ...(hide ? [["hide", "yes"]] : [])],
         ];
       }),
       ...[...pins.keys()].map((n): SExpr => ["pin", q(n), ["uuid", q(this.id(`pin/${part.ref}/${n}`))]]),
