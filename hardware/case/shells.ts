@@ -12,8 +12,8 @@
  *   key-cap  one printed cap per key switch (caps.ts), a file per cap size
  *   switch-knob  the power switch's knob, sliding in a slot of the top
  *
- * Edge openings (USB, the power switch) are cut through whichever shell they cross. Each part is kept
- * twice: as assembled (z up from the board's bottom face) and as printed (flat face down on the bed).
+ * Edge openings (the USB connectors) and cable ways are cut through whichever shell they cross. Each part
+ * is kept twice: as assembled (z up from the board's bottom face) and as printed (flat face down on the bed).
  */
 import { type CrossSection, type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
 import { PRINT, screwFor, type Screw } from "./params.ts";
@@ -250,34 +250,9 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   // Baffles stop short of the caps' and the knob's flanges.
   const capRooms = riders.flatMap((p) => travelEnds(p).map((at) => riderSolid(k, p, L, PRINT.fit, at)));
   let top = Manifold.union([shell, ...posts, Manifold.difference([union(baffles), ...capRooms])]);
-  let shield: Manifold | undefined;
-  // The shield stands on the top, held in place by a pin in each corner in a shallow hole. (A rim would keep
-  // the top from lying flat on its face to print; a groove would cut the diffusers of the LEDs beside it.)
-  const pinHoles: Manifold[] = [];
-  if (b.shield) {
-    const inner = grow(b.shield, PRINT.shieldInset);
-    const outer = grow(inner, PRINT.shieldWall);
-    const c = PRINT.shieldCorner;
-    const corners: [number, number][] = [
-      [inner.x0 + c / 2, inner.y0 + c / 2],
-      [inner.x1 - c / 2, inner.y0 + c / 2],
-      [inner.x0 + c / 2, inner.y1 - c / 2],
-      [inner.x1 - c / 2, inner.y1 - c / 2],
-    ];
-    const blocks = corners.map(([x, y]) =>
-      box({ x0: x - c / 2, x1: x + c / 2, y0: y - c / 2, y1: y + c / 2 }, L.plateTop, L.shieldTop - 0.5),
-    );
-    const pins = corners.map(([x, y]) => rod(x, y, PRINT.shieldPin, L.plateTop - PRINT.shieldPinLength, L.plateTop + 0.5));
-    shield = Manifold.union([
-      box(outer, L.plateTop, L.shieldTop).subtract(box(inner, L.plateTop - 1, L.shieldTop - PRINT.shieldRoof)),
-      ...blocks,
-      ...pins,
-    ]);
-    pinHoles.push(
-      ...corners.map(([x, y]) => rod(x, y, PRINT.shieldPin + 2 * PRINT.fit, L.plateTop - PRINT.shieldPinLength - 0.3, L.plateTop + 1)),
-    );
-  }
-  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts, ...pinHoles, ...channels]);
+  const lid = b.shield ? shieldLid(k, b.shield, L) : undefined;
+  let shield = lid?.shield;
+  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts, ...(lid?.pinHoles ?? []), ...channels]);
 
   // The round offsets leave a few vertices closer than float32 (an STL's precision) tells apart; merging
   // them keeps every triangle a real one.
@@ -314,6 +289,36 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       `no stock ${screw.name} length between ${shortest.toFixed(1)} and ${longest.toFixed(1)} mm (${screw.lengths.join(", ")})`,
     );
   return { board: b, levels: L, screw, screwLength, openings, parts };
+}
+
+/**
+ * The codemaker's shield: it stands on the top, held in place by a pin in each corner in a shallow hole of
+ * the top. (A rim would keep the top from lying flat on its face to print; a groove would cut the diffusers
+ * of the LEDs beside it.)
+ */
+function shieldLid(k: Kernel, region: Box2, L: Levels): { shield: Manifold; pinHoles: Manifold[] } {
+  const { Manifold } = k;
+  const cover = grow(region, PRINT.shieldInset);
+  const c = PRINT.shieldCorner;
+  const corners: [number, number][] = [
+    [cover.x0 + c / 2, cover.y0 + c / 2],
+    [cover.x1 - c / 2, cover.y0 + c / 2],
+    [cover.x0 + c / 2, cover.y1 - c / 2],
+    [cover.x1 - c / 2, cover.y1 - c / 2],
+  ];
+  const block = (r: Box2, z0: number, z1: number) => Manifold.cube([r.x1 - r.x0, r.y1 - r.y0, z1 - z0]).translate([r.x0, r.y0, z0]);
+  const pin = (x: number, y: number, d: number, z0: number, z1: number) =>
+    Manifold.cylinder(z1 - z0, d / 2, d / 2, segmentsFor(d / 2)).translate([x, y, z0]);
+  const shell = block(grow(cover, PRINT.shieldWall), L.plateTop, L.shieldTop).subtract(
+    block(cover, L.plateTop - 1, L.shieldTop - PRINT.shieldRoof),
+  );
+  const blocks = corners.map(([x, y]) =>
+    block({ x0: x - c / 2, x1: x + c / 2, y0: y - c / 2, y1: y + c / 2 }, L.plateTop, L.shieldTop - 0.5),
+  );
+  const pins = corners.map(([x, y]) => pin(x, y, PRINT.shieldPin, L.plateTop - PRINT.shieldPinLength, L.plateTop + 0.5));
+  const holeDepth = PRINT.shieldPinLength + 0.3;
+  const pinHoles = corners.map(([x, y]) => pin(x, y, PRINT.shieldPin + 2 * PRINT.fit, L.plateTop - holeDepth, L.plateTop + 1));
+  return { shield: Manifold.union([shell, ...blocks, ...pins]), pinHoles };
 }
 
 /** Where a rider can be along its travel: the two ends for a knob, the middle for a cap. */
