@@ -60,6 +60,11 @@ export function grow(b: Box2, d: number): Box2 {
   return { x0: b.x0 - d, y0: b.y0 - d, x1: b.x1 + d, y1: b.y1 + d };
 }
 
+/** Whether two boxes share some area (touching edges do not count). */
+export function boxesOverlap(a: Box2, b: Box2): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
 export function outlineBox(outline: Point[]): Box2 {
   const xs = outline.map((p) => p[0]);
   const ys = outline.map((p) => p[1]);

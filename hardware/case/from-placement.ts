@@ -19,9 +19,9 @@ const USB_A_SOCKET: [number, number] = [18, 10];
 const MICRO_USB_PLUG: [number, number] = [11, 7.5];
 /** The largest LED hole, and the least web between two holes or a hole and a key's opening. */
 const LED_HOLE = 4.5;
-/** The channel the cell's lead takes round the board's edge (a JST-PH lead: two wires side by side). */
-const LEAD_WAY = 6;
 const WEB = 0.8;
+/** The width of the channel the cell's lead takes round the board's edge (a JST-PH lead: two wires side by side). */
+const LEAD_WAY = 6;
 
 export function caseBoard(pl: BoardPlacement): CaseBoard {
   const H = pl.outline.height;
@@ -88,9 +88,10 @@ export function caseBoard(pl: BoardPlacement): CaseBoard {
     });
     const b = pl.regions.board;
     parts.push({ ref: "BT1", role: "cell", side: "bottom", box: flip(b.x + b.w / 2, b.y + b.h / 2, CELL.w, CELL.h), height: CELL.height });
-    // The cell's lead comes up round the board's edge beside the charger, at the end away from its USB socket.
+    // The cell's lead comes up round the board's edge just beside the charger, on the edge its USB socket is on.
     const u3 = bodyBox(module);
-    cableWays.push({ x0: u3.x0 - LEAD_WAY - 1, x1: u3.x0 - 1, y0: 0, y1: 0 });
+    const edge = H - charger.y;
+    cableWays.push({ x0: u3.x0 - LEAD_WAY - 1, x1: u3.x0 - 1, y0: edge, y1: edge });
   }
 
   const r = pl.outline.cornerRadius;

@@ -18,7 +18,7 @@
 import { type CrossSection, type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
 import { PRINT, screwFor, type Screw } from "./params.ts";
 import { isRider, riderOpening, riderProblem, riderSolid } from "./caps.ts";
-import { type BoardPart, type Box2, type CaseBoard, centre, grow, nearestSide, outlineBox } from "./board.ts";
+import { type BoardPart, type Box2, type CaseBoard, boxesOverlap, centre, grow, nearestSide, outlineBox } from "./board.ts";
 
 export interface Levels {
   floorBottom: number;
@@ -76,10 +76,6 @@ export function partZ(b: CaseBoard, p: BoardPart): [number, number] {
   return p.side === "top" ? [b.thickness + base, b.thickness + p.height] : [-p.height, -base];
 }
 
-function overlaps(a: Box2, b: Box2): boolean {
-  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-}
-
 function inside(p: [number, number], b: Box2): boolean {
   return p[0] > b.x0 && p[0] < b.x1 && p[1] > b.y0 && p[1] < b.y1;
 }
@@ -91,7 +87,7 @@ export function levelsOf(b: CaseBoard): Levels {
   const floorTop = -Math.max(PRINT.underMin, below + PRINT.partGap);
   const plateUnder = T + above + PRINT.partGap;
   const plateTop = plateUnder + PRINT.plate;
-  const capsUnderShield = b.shield && b.parts.some((p) => p.key && overlaps(riderOpening(p), grow(b.shield!, PRINT.shieldInset)));
+  const capsUnderShield = b.shield && b.parts.some((p) => p.key && boxesOverlap(riderOpening(p), grow(b.shield!, PRINT.shieldInset)));
   const room = Math.max(PRINT.partGap, capsUnderShield ? PRINT.capProud + PRINT.partGap : 0);
   return {
     floorBottom: floorTop - PRINT.floor,
@@ -239,7 +235,7 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
     const d = p.light!.d;
     const half = d / 2 + PRINT.pipeWall;
     const foot = { x0: x - half, y0: y - half, x1: x + half, y1: y + half };
-    const below = b.parts.filter((q) => q.side === "top" && (q === p || overlaps(grow(foot, PRINT.partGap), q.box)));
+    const below = b.parts.filter((q) => q.side === "top" && (q === p || boxesOverlap(grow(foot, PRINT.partGap), q.box)));
     const z0 = Math.max(...below.map((q) => partZ(b, q)[1])) + PRINT.partGap;
     if (z0 < L.plateUnder - 0.5) baffles.push(box(foot, z0, L.plateUnder + 0.5));
     ledHoles.push(rod(x, y, d, Math.min(z0, L.plateUnder) - 1, p.light!.diffuse ? L.plateTop - PRINT.diffuser : L.plateTop + 1));
