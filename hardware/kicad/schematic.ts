@@ -35,6 +35,7 @@ export function schematicFiles(p: Profile): SchematicFile[] {
   root.sheetBox(SHEETS.keys.name, SHEETS.keys.file, keysUuid, 3, 90, 370);
 
   const chain = new Sheet(SHEETS.chain.file, `${n.name}: the LED chain`, "A1", `/${rootUuid}/${chainUuid}`, project, 1000);
+  chain.quietPower = true;
   drawChain(chain, n, p);
   const keys = new Sheet(SHEETS.keys.file, `${n.name}: the key matrices`, "A2", `/${rootUuid}/${keysUuid}`, project, 2000);
   drawKeys(keys, n, p);
@@ -253,7 +254,7 @@ function drawChain(s: Sheet, n: Netlist, p: Profile): void {
       const led = leds[r * LEDS_PER_ROW + c];
       const index = (led.block as { index: number }).index;
       const x0 = 30.48 + c * LED_CELL;
-      const l = s.place(led, x0, y0, 0, true, [vddPin]);
+      const l = s.place(led, x0, y0, 0, true, [vddPin], "below");
       const vdd = l.pins.get(vddPin)!;
       s.wire(vdd.x, vdd.y, vdd.x, bus);
       const cap = caps.get(index)!;

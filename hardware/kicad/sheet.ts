@@ -35,6 +35,8 @@ export class Sheet {
   private items: SExpr[] = [];
   private libIds = new Set<string>();
   private powerCount = 0;
+  /** Power symbols without their net's name beside them (where one sits at every part, as in the chain). */
+  quietPower = false;
   private seq = 0;
 
   constructor(
@@ -60,7 +62,7 @@ export class Sheet {
     rot = 0,
     connect = true,
     skip: string[] = [],
-    textAt: "right" | "above" | "left" = "right",
+    textAt: "right" | "above" | "left" | "below" = "right",
   ): Placed {
     const sym = libSymbol(part.symbol);
     this.libIds.add(part.symbol);
@@ -98,6 +100,7 @@ export class Sheet {
           right: [x + box + 1.27, y - 1.27 + i * 2.54],
           left: [x - box - 1.27, y - 1.27 + i * 2.54],
           above: [x - box + i * 2 * box, y - 3.81],
+          below: [x + box - 1.27, y + 5.08 + i * 2.54],
         }[textAt];
         // KiCad turns a field with its symbol: a quarter turn is undone by the field's own angle, a half turn
         // swaps its justification.
@@ -198,7 +201,7 @@ export class Sheet {
           num(y + (out === "down" ? 5.08 : out === "up" ? -5.08 : 0)),
           "0",
         ],
-        ["effects", FONT, ...(flag ? [["hide", "yes"]] : [])],
+        ["effects", FONT, ...(flag || this.quietPower ? [["hide", "yes"]] : [])],
       ],
       ["property", q("Footprint"), q(""), ["at", num(x), num(y), "0"], ["effects", FONT, ["hide", "yes"]]],
       ["property", q("Datasheet"), q(""), ["at", num(x), num(y), "0"], ["effects", FONT, ["hide", "yes"]]],
