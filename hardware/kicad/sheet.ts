@@ -86,15 +86,7 @@ export class Sheet {
     ];
     const box = Math.max(...sym.pins.map((p) => Math.abs(p.x)), 2.54);
     this.items.push([
-      "symbol",
-      ["lib_id", q(part.symbol)],
-      ["at", num(x), num(y), String(rot)],
-      ["unit", "1"],
-      ["exclude_from_sim", "no"],
-      ["in_bom", "yes"],
-      ["on_board", "yes"],
-      ["dnp", "no"],
-      ["uuid", q(this.id(`sym/${part.ref}`))],
+      ...symbolHead(part.symbol, x, y, rot, this.id(`sym/${part.ref}`)),
       ...fields.map(([name, value, hide], i): SExpr => {
         const beside = {
           right: [x + box + 1.27, y - 1.27 + i * 2.54],
@@ -181,15 +173,7 @@ export class Sheet {
     const rot = down ? { down: 0, right: 90, up: 180, left: 270 }[out] : { up: 0, left: 90, down: 180, right: 270 }[out];
     const ref = `${flag ? "#FLG" : "#PWR"}${String(this.powerBase + ++this.powerCount).padStart(4, "0")}`;
     this.items.push([
-      "symbol",
-      ["lib_id", q(libId)],
-      ["at", num(x), num(y), String(rot)],
-      ["unit", "1"],
-      ["exclude_from_sim", "no"],
-      ["in_bom", "yes"],
-      ["on_board", "yes"],
-      ["dnp", "no"],
-      ["uuid", q(this.id(`pwr/${ref}`))],
+      ...symbolHead(libId, x, y, rot, this.id(`pwr/${ref}`)),
       ["property", q("Reference"), q(ref), ["at", num(x), num(y), "0"], ["effects", FONT, ["hide", "yes"]]],
       [
         "property",
@@ -274,6 +258,21 @@ export class Sheet {
     ];
     return serialize(tree) + "\n";
   }
+}
+
+/** The start of a placed symbol: which, where, turned how far, in the BOM and on the board. */
+function symbolHead(libId: string, x: number, y: number, rot: number, id: string): SExpr[] {
+  return [
+    "symbol",
+    ["lib_id", q(libId)],
+    ["at", num(x), num(y), String(rot)],
+    ["unit", "1"],
+    ["exclude_from_sim", "no"],
+    ["in_bom", "yes"],
+    ["on_board", "yes"],
+    ["dnp", "no"],
+    ["uuid", q(id)],
+  ];
 }
 
 /** Where a pin's connection point lands on the sheet, and which way is out of the body. */
