@@ -87,7 +87,13 @@ export function partProblems(k: Kernel, model: CaseModel): string[] {
   const solids = (gap: number) => partEnvelopes(model, gap).map((e) => ({ ref: e.ref, solid: boxSolid(k, e.box) }));
   const targets = housing(model).map((p) => ({ name: p.name, solid: p.assembled }));
   const outsideKeepouts = targets.map((t) => ({ ...t, solid: keepouts.length ? Manifold.difference([t.solid, ...keepouts]) : t.solid }));
-  return [...new Set([...overlapsOf(k, solids(PRINT.partGap), outsideKeepouts), ...overlapsOf(k, solids(PRINT.fit), targets)])];
+  // One line per part and printed part: the first check's, when both find it.
+  const lines = [...overlapsOf(k, solids(PRINT.partGap), outsideKeepouts), ...overlapsOf(k, solids(PRINT.fit), targets)];
+  const seen = new Set<string>();
+  return lines.filter((line) => {
+    const what = line.replace(/ \(.*\)$/, "");
+    return !seen.has(what) && !!seen.add(what);
+  });
 }
 
 /**

@@ -21,7 +21,7 @@ import {
   pieceProblems,
 } from "../../hardware/case/fit.ts";
 import { boundsOf, closednessProblems, meshOf, overhangArea, parseStl, type TriMesh } from "../../hardware/case/mesh.ts";
-import { CASE_DIR, writeCase } from "../../hardware/case/write.ts";
+import { CASE_DIR, caseFiles, writeCase } from "../../hardware/case/write.ts";
 import { PRINT } from "../../hardware/case/params.ts";
 import type { CaseBoard } from "../../hardware/case/board.ts";
 
@@ -52,6 +52,15 @@ function committedStls(): { name: string; mesh: TriMesh }[] {
 describe("the printed case", () => {
   it("is current: the committed STL files and parts list are what the board's placement gives (npm run pcb)", async () => {
     expect(await writeCase(loadProfile(PROFILE), DIR, true)).toEqual([]);
+  });
+
+  it("refuses to make a case that does not fit its board, naming each part and what it runs into", async () => {
+    const parts = board.parts.map((p) => (p.ref === "U1" ? { ...p, box: { ...p.box, y0: p.box.y0 - 40 } } : p));
+    const holes = board.holes.map((h, i) => (i === 0 ? { ...h, d: 1.5 } : h));
+    await expect(caseFiles({ ...board, parts })).rejects.toThrow(
+      /^the case of handheld-pico is not right:\n {2}U1 runs into the bottom .*\n {2}U1 runs into the top .*\n {2}\S+'s knob comes within 0.3 mm of U1$/,
+    );
+    await expect(caseFiles({ ...board, holes })).rejects.toThrow("a 1.5 mm mounting hole is smaller than an M2 screw needs (2.2 mm)");
   });
 
   it("has a bottom, a top, the codemaker's shield and the key caps, as binary STL files", () => {
