@@ -81,9 +81,19 @@ function byBlock(n: Netlist, kind: BoardPart["block"]["kind"]): BoardPart[] {
   return n.parts.filter((x) => x.block.kind === kind);
 }
 
-/** Parts in a row from (x, y), `step` apart. */
+/** Parts in a row from (x, y), `step` apart; modules keep their library's field places, switches name themselves below. */
 function row(s: Sheet, parts: BoardPart[], x: number, y: number, step = 30.48): void {
-  parts.forEach((part, i) => s.place(part, x + i * step, y));
+  parts.forEach((part, i) =>
+    s.place(
+      part,
+      x + i * step,
+      y,
+      0,
+      true,
+      [],
+      part.symbol.startsWith("Brainboard:") ? "symbol" : part.symbol === "Switch:SW_SPDT" ? "below" : "right",
+    ),
+  );
 }
 
 function drawRoot(s: Sheet, n: Netlist, p: Profile): void {
@@ -92,7 +102,7 @@ function drawRoot(s: Sheet, n: Netlist, p: Profile): void {
   s.note("Pin names are the Espruino Pico's own: VBAT is the Pico's USB 5 V less its diode; VCELL is the LiPo's plus.", 20, 27);
   const pico = n.parts.find((x) => x.ref === "U1")!;
   s.note("U1: Espruino Pico", 50, 45, 2, true);
-  s.place(pico, 78.74, 78.74);
+  s.place(pico, 78.74, 78.74, 0, true, [], "symbol");
 
   s.note("Power in", 150, 45, 2, true);
   const power = [...byBlock(n, "battery").filter((x) => !x.ref.startsWith("R") && !x.ref.startsWith("C")), ...byBlock(n, "power")];

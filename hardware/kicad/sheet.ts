@@ -6,7 +6,7 @@
  */
 import type { BoardPart } from "./netlist.ts";
 import { createHash } from "node:crypto";
-import { num, q, serialize, type SExpr } from "./sexpr.ts";
+import { child, children, num, q, serialize, text, type SExpr } from "./sexpr.ts";
 import { libSymbol, type SymbolPin } from "./symbols.ts";
 
 /** KiCad 9's schematic format. */
@@ -62,7 +62,8 @@ export class Sheet {
     rot = 0,
     connect = true,
     skip: string[] = [],
-    textAt: "right" | "above" | "left" | "below" = "right",
+    /** Where the reference and value go; "symbol": where the library symbol puts them (modules). */
+    textAt: "right" | "above" | "left" | "below" | "symbol" = "right",
   ): Placed {
     const sym = libSymbol(part.symbol);
     this.libIds.add(part.symbol);
@@ -93,18 +94,20 @@ export class Sheet {
           left: [x - box - 1.27, y - 1.27 + i * 2.54],
           above: [x - box + i * 2 * box, y - 3.81],
           below: [x + box - 1.27, y + 5.08 + i * 2.54],
+          symbol: libFieldAt(sym.tree, name, x, y),
         }[textAt];
         // KiCad turns a field with its symbol: a quarter turn is undone by the field's own angle, a half turn
         // swaps its justification.
         const angle = rot === 90 || rot === 270 ? String(rot) : "0";
         const at = i < 2 ? ["at", num(beside[0]), num(beside[1]), angle] : ["at", num(x), num(y), "0"];
         const justify = (textAt === "left") !== (rot === 180 || rot === 90) ? "right" : "left";
+        const aligned = i < 2 && textAt !== "symbol";
         return [
           "property",
           q(name),
           q(value),
           at,
-          ["effects", FONT, ...(i < 2 ? [["justify", justify]] : []), ...(hide ? [["hide", "yes"]] : [])],
+          ["effects", FONT, ...(aligned ? [["justify", justify]] : []), ...(hide ? [["hide", "yes"]] : [])],
         ];
       }),
       ...[...pins.keys()].map((n): SExpr => ["pin", q(n), ["uuid", q(this.id(`pin/${part.ref}/${n}`))]]),
@@ -258,6 +261,13 @@ export class Sheet {
     ];
     return serialize(tree) + "\n";
   }
+}
+
+/** Where the library symbol puts a field, for a symbol placed unturned at (x, y). */
+function libFieldAt(tree: SExpr[], name: string, x: number, y: number): number[] {
+  const field = children(tree, "property").find((f) => text(f[1]) === name);
+  const at = field && child(field, "at");
+  return at ? [x + Number(at[1]), y - Number(at[2])] : [x, y];
 }
 
 /** The start of a placed symbol: which, where, turned how far, in the BOM and on the board. */
