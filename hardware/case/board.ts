@@ -13,7 +13,7 @@ export interface Box2 {
   y1: number;
 }
 
-export type PartRole = "key" | "led" | "usb" | "switch" | "cell" | "other";
+export type PartRole = "key" | "led" | "usb" | "switch" | "cell" | "buzzer" | "other";
 
 export interface BoardPart {
   ref: string;

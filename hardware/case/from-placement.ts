@@ -70,7 +70,8 @@ export function caseBoard(pl: BoardPlacement): CaseBoard {
     } else if (pl.powerSwitch && p.ref === pl.powerSwitch.ref) {
       const { direction, travel } = pl.powerSwitch;
       parts.push({ ...other(p), role: "switch", slide: { axis: direction, travel } });
-    } else parts.push(other(p));
+    } else if (p.footprint.startsWith("Buzzer_Beeper:")) parts.push({ ...other(p), role: "buzzer" });
+    else parts.push(other(p));
   }
   const charger = pl.chargerUsb;
   if (charger) {

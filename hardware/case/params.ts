@@ -48,6 +48,9 @@ export const PRINT = {
   guideHeight: 3.0,
   /** Plastic round the screw head's counterbore, where the boss flares into the floor. */
   counterboreWall: 1.2,
+  /** The buzzer's grille: holes through the plate on a square grid. */
+  grilleHole: 1.5,
+  grillePitch: 3.0,
   /** What a cable way's channel leaves of the wall behind it. */
   channelSkin: 0.8,
   /** The printer's bed. */

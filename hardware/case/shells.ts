@@ -6,7 +6,8 @@
  *            the board for the cell, with corner guides that hold it
  *   top      a shell: walls down to the board's bottom face, a plate over the tallest part, a post over each
  *            mounting hole (the screw threads into it), an opening per key cap, a hole per LED with a thin diffuser
- *            skin and a baffle round it down to just above the parts, the holes that locate the shield
+ *            skin and a baffle round it down to just above the parts, the holes that locate the shield, a
+ *            grille over the buzzer
  *   shield   the codemaker's lid: a shallow box pinned in those holes; it hides the secret and the
  *            codemaker's keys; lifted off to enter a code
  *   key-cap  one printed cap per key switch (caps.ts), a file per cap size
@@ -240,6 +241,20 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
     if (z0 < L.plateUnder - 0.5) baffles.push(box(foot, z0, L.plateUnder + 0.5));
     ledHoles.push(rod(x, y, d, Math.min(z0, L.plateUnder) - 1, p.light!.diffuse ? L.plateTop - PRINT.diffuser : L.plateTop + 1));
   }
+  // A grille over the buzzer: a grid of small holes through the plate, inside its round body.
+  const grille = b.parts
+    .filter((p) => p.role === "buzzer")
+    .flatMap((p) => {
+      const [x, y] = centre(p.box);
+      const reach = Math.min(p.box.x1 - p.box.x0, p.box.y1 - p.box.y0) / 2 - PRINT.grillePitch / 2;
+      const n = Math.floor(reach / PRINT.grillePitch);
+      const holes: Manifold[] = [];
+      for (let i = -n; i <= n; i++)
+        for (let j = -n; j <= n; j++)
+          if (Math.hypot(i, j) * PRINT.grillePitch <= reach)
+            holes.push(rod(x + i * PRINT.grillePitch, y + j * PRINT.grillePitch, PRINT.grilleHole, L.plateUnder - 1, L.plateTop + 1));
+      return holes;
+    });
   const capTrouble = riders.map((p) => riderProblem(p, L)).filter((m) => m);
   if (capTrouble.length) throw new Error(capTrouble.join("; "));
   const keyCuts = keyHoles.map((o) => box(o, L.plateUnder - 1, L.plateTop + 1));
@@ -248,7 +263,7 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
   let top = Manifold.union([shell, ...posts, Manifold.difference([union(baffles), ...capRooms])]);
   const lid = b.shield ? shieldLid(k, b.shield, L) : undefined;
   let shield = lid?.shield;
-  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts, ...(lid?.pinHoles ?? []), ...channels]);
+  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts, ...(lid?.pinHoles ?? []), ...channels, ...grille]);
 
   // The round offsets leave a few vertices closer than float32 (an STL's precision) tells apart; merging
   // them keeps every triangle a real one.

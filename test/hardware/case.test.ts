@@ -185,6 +185,16 @@ describe("the printed case", () => {
     expect(top.intersect(skins).volume() / skins.volume()).toBeGreaterThan(0.999);
   });
 
+  it("has a grille over the buzzer: holes right through the plate", () => {
+    const buzzer = board.parts.find((p) => p.role === "buzzer")!;
+    const L = model.levels;
+    const top = model.parts.find((p) => p.name === "top")!.assembled;
+    const [x, y] = [(buzzer.box.x0 + buzzer.box.x1) / 2, (buzzer.box.y0 + buzzer.box.y1) / 2];
+    const through = k.Manifold.cylinder(L.plateTop - L.plateUnder + 2, 0.5, 0.5, 12).translate([x, y, L.plateUnder - 1]);
+    expect(top.intersect(through).volume()).toBe(0);
+    expect(top.intersect(through.translate([1.5, 0, 0])).volume()).toBeGreaterThan(0);
+  });
+
   it("gives every key a printed cap and the power switch a knob, each free in its opening and proud of the top; a longer travel is caught", () => {
     const keys = board.parts.filter((p) => p.key);
     expect(keys.length).toBe(48);
