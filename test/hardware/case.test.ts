@@ -67,6 +67,9 @@ describe("the printed case", () => {
     const names = committedStls().map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(["bottom.stl", "top.stl", "shield.stl"]));
     expect(names.filter((n) => n.startsWith("key-cap-")).length).toBeGreaterThan(0);
+    // Modest files: circles of sensible segment counts keep the case's STLs to a few MB at most.
+    const bytes = readdirSync(DIR).reduce((n, f) => n + readFileSync(join(DIR, f)).length, 0);
+    expect(bytes).toBeLessThan(3_000_000);
   });
 
   it("has closed meshes: every edge of every STL in exactly two triangles, run opposite ways, none degenerate", () => {
@@ -183,6 +186,26 @@ describe("the printed case", () => {
     // The skin: solid all over each hole's top.
     const skins = k.Manifold.union(probes(L.plateTop - PRINT.diffuser + 0.05, L.plateTop - 0.05).map((p) => p.solid));
     expect(top.intersect(skins).volume() / skins.volume()).toBeGreaterThan(0.999);
+  });
+
+  it("covers the secret's LEDs and the codemaker's keys with the shield's roof, and nothing the codebreaker needs", () => {
+    const pl = placement(loadProfile(PROFILE));
+    const shield = model.parts.find((p) => p.name === "shield")!.assembled;
+    const L = model.levels;
+    const roof = (p: { box: { x0: number; x1: number; y0: number; y1: number } }) =>
+      k.Manifold.cylinder(L.shieldTop - L.plateTop + 2, 0.5, 0.5, 12).translate([
+        (p.box.x0 + p.box.x1) / 2,
+        (p.box.y0 + p.box.y1) / 2,
+        L.plateTop,
+      ]);
+    const covered = (ref: string) => shield.intersect(roof(board.parts.find((p) => p.ref === ref)!)).volume() > 0;
+    const secret = pl.leds.filter((l) => l.segment === "secret").map((l) => l.ref);
+    const maker = pl.keys.filter((key) => key.matrix !== pl.keys[0].matrix).map((key) => key.ref);
+    expect(secret.length).toBe(5);
+    expect(maker.length).toBe(12);
+    expect([...secret, ...maker].filter((ref) => !covered(ref))).toEqual([]);
+    const open = pl.leds.filter((l) => l.segment === "board" || l.segment === "track").map((l) => l.ref);
+    expect(open.filter(covered)).toEqual([]);
   });
 
   it("has a grille over the buzzer: holes right through the plate", () => {
