@@ -57,6 +57,11 @@ import { Code, Row, Rules } from "./types";
 export const TABLE_VERSION = 3;
 /** Most candidates held at once (2 KB); beyond this they are counted, and re-enumerated rather than filtered. */
 export const CANDIDATE_CAP = 1024;
+/**
+ * Most candidates the hints hold (1 KB): beyond this the next row enumerates again rather than filtering. A hint state is
+ * a player's only one (and the candidates ~1/3 of its JsVars on a Pico), so it holds fewer than the unit as codebreaker.
+ */
+export const HINT_CAP = 256;
 /** Evaluations the unit spends choosing among candidates when the table has no guess for them. */
 export const POLICY_BUDGET = 350;
 
@@ -70,20 +75,20 @@ export interface SolverState {
   /**
    * Works for at most `budget` evaluations, and stops sooner once `stop` (asked before the first
    * evaluation and then every ASK_EVERY: one takes 0.1 to 0.3 ms on the interpreter's Linux build)
-   * says the time slice is over; true when the guess is ready (the hints: when done).
+   * says the time slice is over; true when the guess is ready (the hints: once one code that fits is found, or none does).
    */
   step(budget: number, stop?: () => boolean): boolean;
   /**
    * While the player answers: goes on with the work the next move needs (the enumeration an early
    * guess came before, then the candidates split by the guess played), for at most `budget`
-   * evaluations or until `stop`; true when none is left.
+   * evaluations or until `stop`; true when none is left (the hints: when the count is final).
    */
   ponder(budget: number, stop?: () => boolean): boolean;
   /** The guess once ready; null on contradictory rows (or while working). */
   guess(): Code | null;
   /** Evaluations done since creation (the bench reads it). */
   evals(): number;
-  /** Hints: how many secrets fit, and the first one (null when none). */
+  /** Hints: how many secrets fit, and the first one (null when none); while the work goes on, those found so far. */
   total(): number;
   example(): Code | null;
 }
@@ -102,10 +107,11 @@ export function packCode(digits: ArrayLike<number>, symbols: number): number {
 
 /**
  * Per byte of a code (two holes, 4 bits each), the symbol counts of its holes (3-bit fields), made as the firmware loads
- * (not in a move). A 10 stands for no hole: its bit (30) is outside every count the solver reads.
+ * (not in a move). A 10 stands for no hole: its bit (30) is outside every count the solver reads. The bytes read are at
+ * most 0xaa (symbols 0-8, and 10 above the holes): the table stops there (~30 JsVars less on a Pico than 256 entries).
  */
-const byteCounts = new Int32Array(256);
-for (let i = 0; i < 256; i++) byteCounts[i] = (1 << (3 * (i & 15))) + (1 << (3 * (i >> 4)));
+const byteCounts = new Int32Array(0xab);
+for (let i = 0; i < 0xab; i++) byteCounts[i] = (1 << (3 * (i & 15))) + (1 << (3 * (i >> 4)));
 
 /** The bits set in v (31 at most). */
 function ones(v: number): number {
@@ -129,7 +135,7 @@ const JOB_READY = 3;
 /**
  * A new codebreaker for one game under `rules`; `table` is the variant's table, or undefined to
  * search only. With `hinting` it only counts the candidates (createHintState), keeping at most
- * `capacity` of them (default CANDIDATE_CAP); a capacity of 1 only asks whether any code fits (the
+ * `capacity` of them (default HINT_CAP, else CANDIDATE_CAP); a capacity of 1 only asks whether any code fits (the
  * enumeration stops at the first).
  */
 export function createSolver(rules: Rules, table: Uint8Array | string | undefined, hinting?: boolean, capacity?: number): SolverState {
@@ -196,7 +202,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // Candidates of the position once `known` (all of them unless `overflow`), and how many fit in all.
   let known = false;
   let overflow = false;
-  const cap = capacity || CANDIDATE_CAP;
+  const cap = capacity || (hinting ? HINT_CAP : CANDIDATE_CAP);
   const list = new Int32Array(cap);
   let count = 0;
   let total = 0;
@@ -212,9 +218,10 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const stCommon = new Int8Array(slots);
   const stLeft = new Int32Array(slots);
   const rowBits = new Int32Array(slots);
-  const toTry = new Int32Array(pegs + 1);
-  const prefixCode = new Int32Array(pegs + 1);
-  const used = new Int32Array(pegs + 1);
+  // Per position k, at 4k: the symbols left to try, the prefix, the colours used, and how many codes the prefix stands for
+  // (once only counted: symbols no row's guess holds are tried once for all). (One array: each costs a Pico ~10 JsVars.)
+  const levels = new Int32Array(4 * (pegs + 1));
+  let free = 0;
   // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none); the guess's
   // symbols (as bits 3s) and symbol counts (3-bit fields).
   const classCounts = new Uint16Array(winClass + 1);
@@ -268,13 +275,6 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     at = cursor + skip;
   }
 
-  /** Symbol counts of packed v in 3-bit fields; its symbols (as bits 3s) go to out[at + i * step] for each position i. */
-  function countsOf(v: number, out: Int32Array, at: number, step: number): number {
-    let counts = 0;
-    for (let i = pegs; i--; v >>= 4) counts += out[at + i * step] = 1 << (3 * (v & 15));
-    return counts;
-  }
-
   function startEnumeration(rows: number): void {
     // (start() wrote slot 0.)
     enumRows = rows;
@@ -283,7 +283,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     overflow = known = false;
     classified = -1;
     depth = 0;
-    toTry[0] = 1 << 27;
+    levels[0] = 1 << 27;
+    levels[3] = 1;
     // (Level 0's visit is not an evaluation.)
     evals--;
     job = JOB_ENUMERATE;
@@ -306,21 +307,19 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
    * checked: exact + near <= pegs), and at the last position the mask is exact: each symbol left is a candidate.
    */
   function enumerate(budget: number): number {
-    const n = budget;
     // (Locals: each name is looked up scope by scope, a closure's names one by one, and every token costs on the interpreter.)
     const se = stExact;
     const sc = stCommon;
     const sl = stLeft;
     const rb = rowBits;
-    const tt = toTry;
-    const pc = prefixCode;
-    const us = used;
+    const lv = levels;
     const ps = pegs;
     const ms = most;
     const lo = low3;
     let k = depth;
     while (budget > 0) {
-      let a = tt[k];
+      const q = 4 * k;
+      let a = lv[q];
       if (!a) {
         if (!k) {
           finished();
@@ -328,15 +327,20 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         }
         k--;
       } else if (k === ps) {
-        // The last position: each symbol left is a candidate.
-        const base = pc[k] << 4;
+        // The last position: each symbol left is a candidate; once hints only count them, all at once.
+        const base = lv[q + 1] << 4;
+        if (hinting && overflow) {
+          total += lv[q + 3] * ones(a);
+          a = 0;
+          budget--;
+        }
         for (; a && budget > 0; budget--, total++) {
           const bit = a & -a;
           a -= bit;
           if (count < cap) list[count++] = base | +symbolOf[bit % 37];
           else overflow = true;
         }
-        tt[k] = a;
+        lv[q] = a;
         // A probe, with room for one, only asks whether any code fits (it may count a few past the first).
         if (cap < 2) {
           finished();
@@ -344,10 +348,14 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         }
       } else {
         const bit = a & -a;
-        tt[k] = a - bit;
-        budget--;
+        // Hints, only counting: one of the free symbols stands for all of them.
+        const group = overflow && bit & free ? free : 0;
         const d = k + 1;
-        let m = every & ~(us[d] = us[k] | (bit & own));
+        const next = q + 4;
+        lv[next + 3] = group ? lv[q + 3] * ones(a & group) : lv[q + 3];
+        lv[q] = a & ~(group | bit);
+        budget--;
+        let m = every & ~(lv[next + 2] = lv[q + 2] | (bit & own));
         // Positions from this one on; the symbol's 3-bit field.
         const left = ps - k;
         const b7 = 7 * bit;
@@ -376,14 +384,13 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
             }
           }
         // (No symbol fits there: stay. The bit of level 0 reads as no symbol: NaN, 0 once ORed.)
-        if ((tt[d] = m)) {
-          pc[d] = (pc[k] << 4) | +symbolOf[bit % 37];
+        if ((lv[next] = m)) {
+          lv[next + 1] = (lv[q + 1] << 4) | +symbolOf[bit % 37];
           k = d;
         }
       }
     }
     depth = k;
-    evals += n - budget;
     return budget;
   }
 
@@ -423,10 +430,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         const w = l[cursor++];
         if (w >> 24 === tag) l[kept++] = w & CODE_BITS;
       }
-    else {
-      evals += did;
-      budget -= did;
-    }
+    else budget -= did;
     while (cursor < end) {
       // The class exact * pegs + in common, without a loop over the holes: the holes that differ (4-bit fields of v ^ g,
       // counted by a multiplication), and per k the symbols both hold at least k times (3-bit fields, counted the same way).
@@ -600,32 +604,48 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       job = JOB_ADVANCE;
     }
     rowCount = rows.length;
+    let held = 0;
     for (let r = 0; r < rowCount; r++) {
       const fb = rows[r].feedback;
-      rowGuess[r] = pack(rows[r].guess);
-      stLeft[r] = countsOf(rowGuess[r], rowBits, r + most, most);
+      // The guess's symbol counts (3-bit fields), and its symbol (as bit 3s) at each position i (rowBits[r + (i + 1) * most]).
+      let v = (rowGuess[r] = pack(rows[r].guess));
+      let counts = 0;
+      for (let i = pegs; i--; v >>= 4) counts += rowBits[r + (i + 1) * most] = 1 << (3 * (v & 15));
+      held |= stLeft[r] = counts;
       stCommon[r] = (stExact[r] = fb.exact) + fb.near;
     }
+    // Symbols no row's guess holds are interchangeable (swapping two maps the codes that fit onto each other), as long as the
+    // secret's rules treat them alike: the blank is apart where colours may not repeat.
+    free = hinting ? (rules.secretRepeats ? every : own) & ~(held | (held >> 1) | (held >> 2)) : 0;
     guess = -1;
     if (job === JOB_READY) job = JOB_ADVANCE;
   }
 
+  /** The codes that fit: found so far by the work in hand (an enumeration, or a row's filter), or all once done (0 between the two). */
+  function found(): number {
+    return job === JOB_PASS ? kept : job === JOB_ADVANCE ? 0 : total;
+  }
+
   /** Works for at most `budget` evaluations or until `stop`; true when done, or (`toGuess`) once the guess is ready. */
-  function run(budget: number, stop: (() => boolean) | undefined, toGuess: boolean): boolean {
+  function run(toGuess: boolean, budget: number, stop?: () => boolean): boolean {
     for (;;) {
       if (job === JOB_READY) {
         // Pondering, once the rest is done: the candidates split by the guess played, so that its answer only picks them.
         if (toGuess || hinting || !known || overflow || guess < 0 || classified === guess) return true;
         startPass(guess, -2);
       }
-      if (toGuess && guess >= 0) return true;
+      // (Hints: the example is ready once one code fits; ponder() goes on counting.)
+      if (toGuess && (guess >= 0 || (hinting && found()))) return true;
       if (budget <= 0 || (stop && stop())) return false;
       if (job === JOB_ADVANCE) advance();
       else {
         // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
         // state machine, so this does exactly what one call with the whole budget would.
-        const n = budget < ASK_EVERY ? budget : ASK_EVERY;
-        budget -= n - (job === JOB_ENUMERATE ? enumerate(n) : pass(n));
+        // (The evaluations are the budget used.)
+        let n = budget < ASK_EVERY ? budget : ASK_EVERY;
+        n -= job === JOB_ENUMERATE ? enumerate(n) : pass(n);
+        budget -= n;
+        evals += n;
         if (early && count > 2) earlyGuess();
       }
     }
@@ -633,23 +653,17 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
 
   return {
     start: start,
-    step: function (budget: number, stop?: () => boolean): boolean {
-      return run(budget, stop, true);
-    },
-    ponder: function (budget: number, stop?: () => boolean): boolean {
-      return run(budget, stop, false);
-    },
+    step: run.bind(null, true),
+    ponder: run.bind(null, false),
     guess: function (): Code | null {
       return guess < 0 ? null : unpack(guess);
     },
     evals: function (): number {
       return evals;
     },
-    total: function (): number {
-      return total;
-    },
+    total: found,
     example: function (): Code | null {
-      return count ? unpack(list[0]) : null;
+      return found() ? unpack(list[0]) : null;
     },
   };
 }
@@ -687,7 +701,7 @@ export function createHintState(rules: Rules): HintState {
  */
 export function hintStep(h: HintState, rows: Row[], budget: number): boolean {
   h.start(rows);
-  return h.step(budget);
+  return h.ponder(budget);
 }
 
 /** How many valid secrets fit the rows of the last hintStep (final once it returned true). */

@@ -49,17 +49,20 @@ export class KeyScanner {
   private readonly keyAt: Int8Array;
   private readonly diodes: boolean;
   private readonly colMask: number;
-  private readonly raw: Uint16Array;
-  /** Debounced state per key, and how many scans in a row disagreed with it. */
-  readonly down: Uint8Array;
-  private readonly disagree: Uint8Array;
-  /** When each key went down (ms), and whether it is being ignored as stuck. */
+  /**
+   * Per row r: at r the columns closed at its last read; at rows + r, as column bits, the keys that need looking at even
+   * with their contacts open (down, counting, or stuck); at 2 * rows + r the row lines' levels that drive it alone low.
+   * (One array: each typed array of its own costs a Pico ~8 JsVars.)
+   */
+  private readonly rowState: Uint16Array;
+  /**
+   * Per key k: at k its debounced state, at keys + k how many scans in a row disagreed with it, at 2 * keys + k whether it
+   * is being ignored as stuck.
+   */
+  private readonly keyState: Uint8Array;
+  private readonly keys: number;
+  /** When each key went down (ms). */
   private readonly downSince: Float64Array;
-  readonly stuck: Uint8Array;
-  /** Per row, as column bits: the keys that need looking at even with their contacts open (down, counting, or stuck). */
-  private readonly busyCols: Uint16Array;
-  /** Per row: the row lines' levels that drive it alone low. */
-  private readonly drive: Uint16Array;
   private readonly scanNow = () => this.scan();
   private readonly wakeNow = () => this.wake();
   private watches: number[] = [];
@@ -88,14 +91,12 @@ export class KeyScanner {
     for (let i = 0; i < keyAt.length; i++) keyAt[i] = p.keyAt.charCodeAt(i) - KEY_AT_BASE;
     this.diodes = p.diodes;
     this.colMask = (1 << p.colPins.length) - 1;
-    this.raw = new Uint16Array(p.rowPins.length);
-    this.busyCols = new Uint16Array(p.rowPins.length);
-    this.drive = new Uint16Array(p.rowPins.length);
-    for (let r = 0; r < p.rowPins.length; r++) this.drive[r] = ((1 << p.rowPins.length) - 1) ^ (1 << (p.rowPins.length - 1 - r));
-    this.down = new Uint8Array(p.keyCount);
-    this.disagree = new Uint8Array(p.keyCount);
+    const rows = p.rowPins.length;
+    this.rowState = new Uint16Array(3 * rows);
+    for (let r = 0; r < rows; r++) this.rowState[2 * rows + r] = ((1 << rows) - 1) ^ (1 << (rows - 1 - r));
+    this.keys = p.keyCount;
+    this.keyState = new Uint8Array(3 * p.keyCount);
     this.downSince = new Float64Array(p.keyCount);
-    this.stuck = new Uint8Array(p.keyCount);
   }
 
   /** How many keys are being ignored as stuck (read at every frame, so counted as they change, not summed). */
@@ -132,12 +133,14 @@ export class KeyScanner {
     const rows = this.rows;
     const cols = this.cols;
     const mask = this.colMask;
+    const rs = this.rowState;
+    const n = rows.length;
     digitalWrite(rows, this.quietRows);
     if (~digitalRead(cols) & mask) return false;
-    for (let r = 0; r < rows.length; r++) {
-      if (!this.busyCols[r]) continue;
-      digitalWrite(rows, this.drive[r]);
-      if ((~digitalRead(cols) & mask) !== this.raw[r]) return false;
+    for (let r = 0; r < n; r++) {
+      if (!rs[n + r]) continue;
+      digitalWrite(rows, rs[2 * n + r]);
+      if ((~digitalRead(cols) & mask) !== rs[r]) return false;
     }
     return true;
   }
@@ -154,11 +157,15 @@ export class KeyScanner {
     const nRows = this.rows.length;
     const nCols = this.cols.length;
     const all = (1 << nRows) - 1;
-    const raw = this.raw;
+    // Per row: its columns closed, at nRows + r the keys needing a look, at 2 * nRows + r its drive (rowState).
+    const raw = this.rowState;
     const rows = this.rows;
     const cols = this.cols;
-    const drive = this.drive;
     const mask = this.colMask;
+    // Per key: down at k, disagreeing scans at nKeys + k, stuck at 2 * nKeys + k (keyState).
+    const ks = this.keyState;
+    const nKeys = this.keys;
+    const stuckAt = 2 * nKeys;
     // Without diodes every row is read before any is taken (a rectangle of closed contacts is a ghost);
     // with them each row is taken as it is read, so a key's event comes before the rows after it are read.
     const readFirst = !this.diodes;
@@ -166,7 +173,7 @@ export class KeyScanner {
     if (readFirst) {
       for (let r = 0; r < nRows; r++) {
         // Drive row r low, let the others float; a closed key then pulls its column low.
-        digitalWrite(rows, drive[r]);
+        digitalWrite(rows, raw[2 * nRows + r]);
         raw[r] = ~digitalRead(cols) & mask;
       }
       for (let a = 0; a < nRows && !ghost; a++) for (let b = a + 1; b < nRows; b++) if (manyBits(raw[a] & raw[b])) ghost = true;
@@ -185,12 +192,12 @@ export class KeyScanner {
       for (let i = 0; i < nRows; i++) {
         const r = (lead + i) % nRows;
         if (!readFirst) {
-          digitalWrite(rows, drive[r]);
+          digitalWrite(rows, raw[2 * nRows + r]);
           raw[r] = ~digitalRead(cols) & mask;
         }
         // Only the columns with a contact closed or a key needing a look (down, counting, stuck): the interpreter
         // pays for every statement, and a press usually touches one column of one row.
-        let todo = raw[r] | this.busyCols[r];
+        let todo = raw[r] | raw[nRows + r];
         let busy = 0;
         for (let c = nCols - 1; todo; c--, todo >>= 1) {
           if (!(todo & 1)) continue;
@@ -198,40 +205,40 @@ export class KeyScanner {
           if (key < 0) continue;
           const bit = 1 << (nCols - 1 - c);
           const closed = raw[r] & bit ? 1 : 0;
-          if (this.stuck[key]) {
+          if (ks[stuckAt + key]) {
             // Ignored until its contact opens; then it is an ordinary key again.
             if (!closed) {
-              this.stuck[key] = 0;
+              ks[stuckAt + key] = 0;
               this.stuckCount--;
             }
-          } else if (closed === this.down[key]) {
-            this.disagree[key] = 0;
+          } else if (closed === ks[key]) {
+            ks[nKeys + key] = 0;
             if (closed) {
               live = true;
               if (now - this.downSince[key] > STUCK_MS) {
-                this.stuck[key] = 1;
+                ks[stuckAt + key] = 1;
                 this.stuckCount++;
-                this.down[key] = 0;
+                ks[key] = 0;
                 this.onKey(key, false, now);
               }
             }
           } else {
             live = true;
             this.lead = r;
-            if (++this.disagree[key] >= DEBOUNCE_SCANS) {
-              this.disagree[key] = 0;
-              this.down[key] = closed;
+            if (++ks[nKeys + key] >= DEBOUNCE_SCANS) {
+              ks[nKeys + key] = 0;
+              ks[key] = closed;
               this.downSince[key] = now;
               this.onKey(key, closed === 1, now);
               taken = true;
             }
           }
-          if (this.stuck[key]) rest &= ~(1 << (nRows - 1 - r));
-          if (this.down[key] | this.disagree[key] | this.stuck[key]) busy |= bit;
-          if (this.disagree[key]) counting = true;
-          else if (this.down[key] && this.downSince[key] + STUCK_MS < fullBy) fullBy = this.downSince[key] + STUCK_MS;
+          if (ks[stuckAt + key]) rest &= ~(1 << (nRows - 1 - r));
+          if (ks[key] | ks[nKeys + key] | ks[stuckAt + key]) busy |= bit;
+          if (ks[nKeys + key]) counting = true;
+          else if (ks[key] && this.downSince[key] + STUCK_MS < fullBy) fullBy = this.downSince[key] + STUCK_MS;
         }
-        this.busyCols[r] = busy;
+        raw[nRows + r] = busy;
         if (busy) quiet |= 1 << (nRows - 1 - r);
         // A key's event ends the task (its frame is out): the other rows are read at the next scan, a full one.
         if (taken) break;

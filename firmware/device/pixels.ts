@@ -17,7 +17,7 @@
  * Speed: the interpreter runs source text, so the per-LED loops are native calls: the bytes are
  * E.mapInPlace of the frame through a per-k table of 24-bit GRB values into a Uint24Array view of
  * the buffer, and their current E.sum of them; a new k's estimate is E.mapInPlace of the frame
- * through the per-colour duty sums and E.sum (the table, a loop over the palette, is the costly
+ * through the per-colour duty sums (into that view, laid out again after) and E.sum (the table, a loop over the palette, is the costly
  * part of a new k: ~0.2 ms here); "changed" is the frame's CRC32 and k against the last frame sent
  * (a collision, 1 in 2^32, would leave one frame unsent until the next change).
  *
@@ -46,9 +46,8 @@ export class Pixels {
   private readonly grb: Uint24Array;
   /** Gamma-corrected duty per palette entry, R,G,B. */
   private readonly duty = new Uint8Array(PALETTE_SIZE * 3);
-  /** Sum of the three duties per palette entry, for the current estimate, and that sum per LED. */
+  /** Sum of the three duties per palette entry, for the current estimate. */
   private readonly dutySum = new Uint16Array(PALETTE_SIZE);
-  private readonly ledSum: Uint16Array;
   /** Per palette entry, its GRB value scaled by lutK. */
   private readonly lut = new Uint32Array(PALETTE_SIZE);
   private lutK = -1;
@@ -75,7 +74,6 @@ export class Pixels {
     this.pin = p.led;
     this.bytes = new Uint8ClampedArray(p.ledCount * 3);
     this.grb = new Uint24Array(this.bytes.buffer);
-    this.ledSum = new Uint16Array(p.ledCount);
     this.spare = (p.budgetMa - p.idleMa * p.ledCount) * 255;
     this.maPerChannel = p.maPerChannel;
     this.power = p.ledPower;
@@ -96,10 +94,13 @@ export class Pixels {
     this.shownK = -1;
   }
 
-  /** The sum of the frame's duties (its LEDs' channels, gamma-corrected, unscaled). */
+  /**
+   * The sum of the frame's duties (its LEDs' channels, gamma-corrected, unscaled). The bytes' buffer holds the sum per LED
+   * meanwhile (a frame is laid out again after): no array of its own (~40 JsVars).
+   */
   private duties(frame: Uint8Array): number {
-    E.mapInPlace(frame, this.ledSum, this.dutySum);
-    return E.sum(this.ledSum);
+    E.mapInPlace(frame, this.grb, this.dutySum);
+    return E.sum(this.grb);
   }
 
   /** The frame's bytes at brightness k (the table is made again only for a new k). */

@@ -44,6 +44,7 @@ export class Power {
   private empty = false;
   /** The key that woke the unit: its press and release are not acted on. */
   private swallow = -1;
+  private readonly tickNow = () => this.tick();
 
   constructor(
     private readonly sched: Scheduler,
@@ -53,7 +54,7 @@ export class Power {
   /** Arms the idle timer and the battery readings (the first a second after boot). */
   start(bootAt: number): void {
     this.idle();
-    this.sched.at(SLOT_POWER, bootAt + 1000, () => this.tick());
+    this.sched.at(SLOT_POWER, bootAt + 1000, this.tickNow);
   }
 
   /**
@@ -62,9 +63,10 @@ export class Power {
    */
   restartOnErrors(bootAt: number, clear: () => void): void {
     E.on("errorFlag", (flags) => {
-      const serious = flags.indexOf("MEMORY") >= 0 || flags.indexOf("LOW_MEMORY") >= 0 || flags.indexOf("CALLBACK") >= 0;
-      if (!serious) return;
-      say(flags.join(",") + ": restarting");
+      // (MEMORY is also in LOW_MEMORY.)
+      const named = flags.join(",");
+      if (named.indexOf("MEMORY") < 0 && named.indexOf("CALLBACK") < 0) return;
+      say(named + ": restarting");
       if (nowMs() - bootAt < BOOT_GRACE_MS) clear();
       else this.hooks.save();
       load();
@@ -97,7 +99,7 @@ export class Power {
     this.sleeping = true;
     this.hooks.off();
     if (profile.deepSleep) setDeepSleep(true);
-    this.sched.at(SLOT_POWER, nowMs() + SLEEP_TICK_MS, () => this.tick());
+    this.sched.at(SLOT_POWER, nowMs() + SLEEP_TICK_MS, this.tickNow);
   }
 
   private wake(): void {
@@ -105,7 +107,7 @@ export class Power {
     if (profile.deepSleep) setDeepSleep(false);
     this.hooks.show();
     this.idle();
-    this.sched.at(SLOT_POWER, nowMs() + BATTERY_EVERY_MS, () => this.tick());
+    this.sched.at(SLOT_POWER, nowMs() + BATTERY_EVERY_MS, this.tickNow);
   }
 
   /** Reads the battery; asleep, it is also the watchdog's wake-up. */
@@ -123,6 +125,6 @@ export class Power {
       }
       if (!this.sleeping) this.hooks.show();
     }
-    this.sched.at(SLOT_POWER, nowMs() + (this.sleeping ? SLEEP_TICK_MS : BATTERY_EVERY_MS), () => this.tick());
+    this.sched.at(SLOT_POWER, nowMs() + (this.sleeping ? SLEEP_TICK_MS : BATTERY_EVERY_MS), this.tickNow);
   }
 }

@@ -151,10 +151,14 @@ function openTcp(port: string, onData: (d: Buffer) => void, timeoutMs: number): 
       clearTimeout(timer);
       socket.on("data", onData);
       socket.on("error", () => {}); // a reset by the other end after the work is done is not a failure
+      // The other end may have closed first (the link dropped): then there is nothing to wait for.
+      let gone = false;
+      socket.once("close", () => (gone = true));
       resolve({
         write: (t) => socket.write(Buffer.from(t, "latin1")),
         close: () =>
           new Promise<void>((done) => {
+            if (gone || socket.destroyed) return done();
             socket.once("close", () => done());
             socket.end();
             setTimeout(() => socket.destroy(), 500).unref();
@@ -188,5 +192,17 @@ async function openSerial(path: string, onData: (d: Buffer) => void, opts: { bau
   );
   sp.on("data", onData);
   sp.on("error", () => {});
-  return { write: (t) => sp.write(Buffer.from(t, "latin1")), close: () => new Promise<void>((done) => sp.close(() => done())) };
+  // A port already closed (the cable pulled) answers close() with an error, or not at all: half a second at most.
+  return {
+    write: (t) => sp.write(Buffer.from(t, "latin1")),
+    close: () =>
+      new Promise<void>((done) => {
+        setTimeout(done, 500);
+        try {
+          sp.close(() => done());
+        } catch {
+          done();
+        }
+      }),
+  };
 }

@@ -266,7 +266,7 @@ export class CodebreakerScreen implements GameScreen {
     } else if (g === G_OK) this.submitEntry(what);
     else if (g === G_HINT && what === FLASH_ENTRY) {
       this.hintUntil = app.now + HINT_MS;
-      if (!this.busy) this.hintExample();
+      this.hintExample();
       app.tune = TUNE_CLICK;
     } else app.refuse(what);
   }
@@ -468,26 +468,30 @@ export class CodebreakerScreen implements GameScreen {
       // A new solver (its arrays, the table's header) is this slice's work: the search starts in the next one.
       if (made) return false;
     }
+    const solver = this.solver as SolverState;
     if (!this.stepped) {
-      if (!(this.solver as SolverState).step(SOLVER_SLICE, this.sliceOver)) return false;
+      if (!solver.step(SOLVER_SLICE, this.sliceOver)) return false;
       this.stepped = true;
+      // Hints: a code that fits is found (it fills the row if a hint shows); the count goes on in the next slices.
+      if (this.solverHints) {
+        if (now < this.hintUntil) this.hintExample();
+        return true;
+      }
       // The guess is played in a slice of its own unless this one has time left (playing it is a key's work).
       if (this.sliceOver && this.sliceOver()) return false;
     }
+    if (this.solverHints && !solver.ponder(SOLVER_SLICE, this.sliceOver)) return false;
     this.busy = false;
-    if (this.solverHints) {
-      if (now < this.hintUntil) this.hintExample();
-      return true;
-    }
+    if (this.solverHints) return true;
     this.runUnit(true);
     this.app.tune = TUNE_ACCEPT;
     this.app.saveWanted = true;
     return true;
   }
 
-  /** The hint's example goes into the row being keyed, if it is still empty (undo takes it back peg by peg). */
+  /** The hint's example, once found, goes into the row being keyed if it is still empty (undo takes it back peg by peg). */
   private hintExample(): void {
-    const example = this.solver && this.solver.example();
+    const example = this.solver && !this.fresh && this.solver.example();
     if (!example || this.placed.length) return;
     this.entry = example;
     for (let i = 0; i < example.length; i++) this.placed.push(i);
@@ -682,35 +686,30 @@ export class CodebreakerScreen implements GameScreen {
   /**
    * The thinking light along `len` LEDs from `start`: one step every CHASE_MS of the work in hand, none in
    * its first step; notes when it moves next. (Half a millisecond of slack: a render due at a step's time
-   * must count that step, whatever the rounding of the times.)
+   * must count that step, whatever the rounding of the times.) Over a white key peg the light is a gap, so it
+   * shows on any answer.
    */
   private chase(frame: Uint8Array, start: number, len: number, clock: Clock): void {
     const steps = Math.floor((clock.now - this.busySince + 0.5) / CHASE_MS);
+    const at = start + ((steps - 1) % len);
     clock.at(this.busySince + (steps + 1) * CHASE_MS);
-    if (steps > 0) chase(frame, start, len, steps - 1);
+    if (steps > 0) frame[at] = frame[at] === WHITE ? OFF : WHITE;
   }
 
   /**
    * The hint on the track (or the pad's free rows): how many codes still fit. Up to the bar's length,
    * one green LED per code; beyond, orange LEDs, each doubling (n LEDs: about 2^n codes); one red LED:
-   * no code fits, the answers contradict each other. A light runs along it while it is worked out.
+   * no code fits, the answers contradict each other. While it is worked out, the count so far, and a light runs along it.
    */
   private drawHint(frame: Uint8Array, L: Layout, clock: Clock): void {
     const track = L.seg.track >= 0;
     const start = track ? L.seg.track : L.seg.pad + PAD_HINT_BAR;
     const len = track ? L.segLen.track : PAD_HINT_LEN;
-    const n = this.solver ? this.solver.total() : 0;
+    const n = this.solver && !this.fresh ? this.solver.total() : 0;
     frame.fill(OFF, start, start + len);
     clock.at(this.hintUntil);
+    if (n) frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
+    else if (!this.busy) frame[start] = RED;
     if (this.busy) this.chase(frame, start, len, clock);
-    else if (!n) frame[start] = RED;
-    else frame.fill(n > len ? ORANGE : GREEN, start, start + (n > len ? Math.min(len, Math.ceil(Math.log(n) / Math.LN2)) : n));
   }
-}
-
-/** A light running along `len` LEDs from `start`, at step `step`. */
-function chase(frame: Uint8Array, start: number, len: number, step: number): void {
-  // (Over a white key peg the light is a gap, so it shows on any answer.)
-  const at = start + (step % len);
-  frame[at] = frame[at] === WHITE ? OFF : WHITE;
 }

@@ -14,10 +14,10 @@ export const ESPRUINO_DIR_SETTING = "BRAINBOARD_ESPRUINO_DIR";
 export const DEFAULT_ESPRUINO_DIR = resolve(PROJECT_ROOT, "../shared/tools/espruino");
 
 /**
- * `espruino`: JsVars grow as needed (time, behaviour); `espruino-5100`: fixed at a Pico's 5,100 of 17 bytes
- * (64-bit); `espruino-pico`: 5,100 JsVars of 13 bytes, a Pico's layout (memory).
+ * `espruino`: JsVars grow as needed (time, behaviour); `espruino-pico`: a Pico's 5,100 JsVars of 13 bytes (32-bit:
+ * memory as a Pico counts it); `espruino-5100`: 5,100 JsVars of 17 bytes (64-bit, kept for comparison: it undercounts).
  */
-export type EspruinoBuild = "espruino" | "espruino-5100" | "espruino-pico";
+export type EspruinoBuild = "espruino" | "espruino-pico" | "espruino-5100";
 
 export function espruinoDir(): string {
   const dir = process.env[ESPRUINO_DIR_SETTING];

@@ -10,7 +10,7 @@
  *   `espruino FILE` (for time: the Linux build reads its flash file byte by byte, a Pico maps it);
  * - "flash": the bundle and tables written by `npm run flash` through the real espruino CLI over
  *   telnet into the interpreter's Storage, the prelude as .boot0, and every power-on boots from
- *   Storage (for memory, on espruino-5100, and to test the flash tool end to end).
+ *   Storage (for memory, on espruino-pico, and to test the flash tool end to end).
  *
  * Power off kills the process (RAM is gone); Storage (the file espruino.flash in the board's own
  * folder) stays for the next power-on, as a board's flash does.
@@ -53,7 +53,7 @@ export interface EspruinoBoardOptions {
   firmware: string;
   /** Default "ram". */
   mode?: EngineMode;
-  /** Default: espruino for "ram", espruino-5100 for "flash". */
+  /** Default: espruino for "ram", espruino-pico (a Pico's JsVars) for "flash". */
   build?: EspruinoBuild;
   /** Key contact bounce (ms), default 5. */
   bounceMs?: number;
@@ -188,7 +188,7 @@ export class EspruinoBoard {
     this.opts = opts;
     this.profile = typeof opts.profile === "object" ? checkProfile(structuredClone(opts.profile)) : loadProfile(opts.profile);
     this.mode = opts.mode ?? "ram";
-    this.build = opts.build ?? (this.mode === "flash" ? "espruino-5100" : "espruino");
+    this.build = opts.build ?? (this.mode === "flash" ? "espruino-pico" : "espruino");
     const missing = espruinoMissing(this.build);
     if (missing) throw new EngineError(missing);
     this.keys = keyList(this.profile);

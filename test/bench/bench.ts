@@ -1,7 +1,7 @@
 /**
- * npm run bench: the figures of DESIGN.md section 5 that the foundation must hold, measured on the
+ * npm run bench [-- --write]: the figures of DESIGN.md section 5 that the foundation must hold, measured on the
  * built bundle in the virtual board (virtual time, byte and pixel counts: no wall-clock timing).
- * Exits 1 when a bound is not met.
+ * --write puts them into docs/performance.md. Exits 1 when a bound is not met.
  */
 import { buildFirmware, BUNDLE_BOUND_BYTES } from "../../firmware/tools/build.ts";
 import { STATE_RESERVE_BYTES } from "../../firmware/tools/flash.ts";
@@ -9,6 +9,7 @@ import { solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
 import { BOARDS } from "../../hardware/boards.ts";
 import { VirtualBoard } from "../../sim/board/board.ts";
 import { ledCount, loadProfile } from "../../hardware/profile.ts";
+import { measuredOn, table, writeBlock } from "./docs-block.ts";
 
 const WIRE_US_PER_PIXEL = 30;
 const LATENCY_BOUND_MS = 30;
@@ -213,4 +214,13 @@ if (mem) report("JsVars in use after a 10-row game (estimate)", `${mem.usage} of
 const width = Math.max(...rows.map((r) => r.what.length));
 for (const r of rows) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.what.padEnd(width)}  ${r.value.padEnd(34)} bound ${r.bound}`);
 if (board.errors.length) console.log("firmware errors:", board.errors);
+if (process.argv.includes("--write"))
+  writeBlock(
+    "bench",
+    `Measured by \`npm run bench -- --write\` on ${measuredOn()}, on the built bundle for ${profile.id} in the simulator.\n\n` +
+      table(
+        ["figure", "value", "bound", ""],
+        rows.map((r) => [r.what, r.value, r.bound, r.ok ? "met" : "**missed**"]),
+      ),
+  );
 process.exit(rows.every((r) => r.ok) && board.errors.length === 0 ? 0 : 1);

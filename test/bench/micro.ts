@@ -4,6 +4,11 @@
  * bundled as the firmware is, with the board prelude. Each figure is the best of many calls, and the best
  * of N runs of the interpreter, so it holds even on a loaded machine; it is a guide for work on the hot
  * paths (what a change bought), not a bound: bench:real measures the unit as it plays.
+ *
+ * npm run bench:micro -- --count [--json] [--write] [--only TEXT,TEXT] [--parallel N]: the pieces (and a hint, and a move and
+ * its slice) counted in interpreter instructions with valgrind's callgrind, and converted to a Pico's milliseconds
+ * (test/bench/count.ts). The counts repeat from run to run (to ~0.01%) whatever the machine's load: compare commits
+ * with them; --write puts them into docs/performance.md. JSON: { build, leibnizInstructions, instructionsPerPicoSecond, pieces: [{ name, instructions, picoMs }] }.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -11,11 +16,61 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
-import { loadProfile } from "../../hardware/profile.ts";
 import { espruinoBinary, espruinoMissing } from "../../sim/espruino/binary.ts";
-import { preludeSource } from "../../sim/espruino/prelude.ts";
+import { benchPrelude, COUNT_BUILD, countMissing, countPieces } from "./count.ts";
+import { measuredOn, table, writeBlock } from "./docs-block.ts";
 
-const { values } = parseArgs({ options: { runs: { type: "string" }, json: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string" },
+    json: { type: "boolean" },
+    count: { type: "boolean" },
+    only: { type: "string" },
+    parallel: { type: "string" },
+    write: { type: "boolean" },
+  },
+});
+if (values.count) {
+  const missing = countMissing();
+  if (missing) {
+    console.error(`bench:micro: ${missing}`);
+    process.exit(1);
+  }
+  if (!values.json)
+    console.log(`counting instructions with callgrind on ${COUNT_BUILD} (each piece: a run doing it n times less one that does not)`);
+  const result = await countPieces({
+    only: values.only?.split(",").map((s) => s.trim()),
+    parallel: Number(values.parallel ?? 2),
+    progress: (p) => {
+      if (!values.json)
+        console.log(
+          `  ${p.name.padEnd(34)} ${String(p.instructions).padStart(12)} instructions  ${p.picoMs.toFixed(2).padStart(9)} Pico ms`,
+        );
+    },
+  });
+  if (values.json) console.log(JSON.stringify(result, null, 1));
+  else
+    console.log(
+      `Leibniz loop: ${result.leibnizInstructions} instructions an iteration, so ${(result.instructionsPerPicoSecond / 1e8).toFixed(3)}e8 instructions a Pico second`,
+    );
+  if (values.write) {
+    if (values.only) throw new Error("bench:micro: --write takes every piece (no --only)");
+    writeBlock(
+      "micro",
+      `Counted by \`npm run bench:micro -- --count --write\` on ${measuredOn()}: \`${result.build}\` under callgrind, ` +
+        `${result.leibnizInstructions.toLocaleString("en")} instructions a Leibniz iteration, so ${(result.instructionsPerPicoSecond / 1e8).toFixed(3)}e8 a Pico second.\n\n` +
+        table(
+          ["piece", "instructions", "on a Pico"],
+          result.pieces.map((p) => [
+            p.name,
+            p.instructions.toLocaleString("en"),
+            p.picoMs >= 1000 ? `${(p.picoMs / 1000).toFixed(2)} s` : `${p.picoMs.toFixed(1)} ms`,
+          ]),
+        ),
+    );
+  }
+  process.exit(0);
+}
 const missing = espruinoMissing("espruino");
 if (missing) {
   console.error(`bench:micro: ${missing}`);
@@ -48,15 +103,7 @@ function runUntilEnd(dir: string): Promise<string> {
 const dir = mkdtempSync(join(tmpdir(), "brainboard-micro-"));
 try {
   const bundle = await buildFirmware({ entry: ROOT + "test/bench/firmware/micro.ts", out: join(dir, "micro.js") });
-  const prelude = preludeSource(loadProfile("r1-pico"), {
-    bounceMs: 0,
-    seed: 1,
-    reportFrames: false,
-    batteryVolts: 4,
-    usb: true,
-    ram: true,
-    tapHoldMs: 60,
-  });
+  const prelude = benchPrelude();
   writeFileSync(join(dir, "run.js"), prelude + bundle.code);
   const best: Record<string, number> = {};
   for (let run = 0; run < Number(values.runs ?? 5); run++) {

@@ -1,7 +1,7 @@
 /**
  * The way a maker installs the unit, on the real interpreter: `npm run flash` (the project's flash tool
  * driving the real espruino CLI) writes the bundle and the solver tables over telnet into the Storage of
- * `espruino-5100` (a Pico's 5,100 JsVars); at power-on the unit boots from Storage and plays a whole
+ * `espruino-pico` (a Pico's 5,100 JsVars of 13 bytes, as a Pico counts them); at power-on the unit boots from Storage and plays a whole
  * scripted game with every expect line holding, and a power cycle keeps the match.
  */
 import { readFileSync } from "node:fs";
@@ -13,13 +13,13 @@ import { EspruinoBoard } from "../../sim/espruino/engine.ts";
 import { parseScript, runCommandsAsync, SCRIPT_BOOT_MS } from "../../sim/play/script.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 
-const MISSING = espruinoMissing("espruino-5100");
+const MISSING = espruinoMissing("espruino-pico");
 
 describe.skipIf(!!MISSING)(
   MISSING ? `the unit flashed into the real interpreter (skipped: ${MISSING})` : "the unit flashed into the real interpreter",
   () => {
-    it("npm run flash writes it over telnet; it boots from Storage on 5,100 JsVars, plays a game, and resumes it after a power cycle", async () => {
-      const board = new EspruinoBoard({ firmware: firmwareBundle(), mode: "flash", build: "espruino-5100" });
+    it("npm run flash writes it over telnet; it boots from Storage on a Pico's 5,100 JsVars, plays a game, and resumes it after a power cycle", async () => {
+      const board = new EspruinoBoard({ firmware: firmwareBundle(), mode: "flash", build: "espruino-pico" });
       try {
         await board.powerOn();
         await board.advance(SCRIPT_BOOT_MS);

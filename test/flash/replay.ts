@@ -4,6 +4,7 @@
  * file), and, given a simulator Storage, against that too, in the same order.
  */
 import { runInNewContext } from "node:vm";
+import { crc32 } from "node:zlib";
 import type { VirtualStorage } from "../../sim/board/storage.ts";
 
 /**
@@ -15,6 +16,7 @@ export function replayUpload(stream: string, storage?: VirtualStorage): { files:
   const files = new Map<string, Buffer>();
   const loaded: string[] = [];
   const Storage = {
+    read: (name: string) => files.get(name)?.toString("latin1"),
     write(name: string, data: string | Uint8Array, offset = 0, size?: number) {
       const bytes = typeof data === "string" ? Buffer.from(data, "latin1") : Buffer.from(Array.from(data));
       if (offset === 0) files.set(name, Buffer.alloc(size ?? bytes.length, 0xff));
@@ -30,6 +32,8 @@ export function replayUpload(stream: string, storage?: VirtualStorage): { files:
       return Storage;
     },
     load: (f?: string) => loaded.push(f ?? ""),
+    // The upload starts the firmware only when .bootcde reads back whole (E.CRC32 of what Storage holds).
+    E: { CRC32: (d: string) => crc32(Buffer.from(d ?? "", "latin1")) >>> 0 },
     // Binary files (the solver tables) come as base64 chunks, decoded on the board as 8-bit strings.
     atob: (b64: string) => Buffer.from(b64, "base64").toString("latin1"),
     reset: () => {},

@@ -411,6 +411,57 @@ describe("issue 8: hints for a human codebreaker", () => {
     expect(shownCount(u.board.colours("track"))).toEqual(expectedLeds(n, 30));
   });
 
+  it("race advanced: the hint's code comes at once, and its count grows on the track until it is final", () => {
+    const rules = rulesFor("race", true);
+    const u = new UnitDriver({ seed: 24 });
+    u.startMatch({ preset: "race", harder: true, mode: "unit-makes" });
+    // Two rows that hold every colour and leave hundreds of codes or more. The hint key is pressed while the second is keyed
+    // (it shows for HINT_MS): the hint for both rows shows from the answer on.
+    const guesses = [
+      [0, 1, 2, 3, 4],
+      [5, 6, 7, 0, 0],
+    ];
+    u.guess(guesses[0]);
+    for (const s of guesses[1]) u.tap(gridKey(s));
+    u.tap(HINT_KEY);
+    u.board.tap("p66", 40, 0);
+    // Every 10 ms: the orange LEDs on the track, and whether the empty row holds a code.
+    const bars: number[] = [];
+    const filled: boolean[] = [];
+    for (let t = 0; t < 2000; t += 10) {
+      bars.push(u.board.colours("track").filter((c) => c === "orange").length);
+      filled.push(
+        u.board
+          .colours("board")
+          .slice(10, 15)
+          .every((c) => c !== "off" && c !== "hole"),
+      );
+      u.board.advance(10);
+    }
+    const rows: Row[] = guesses.map((guess, r) => {
+      const fb = u.feedbackRow(r);
+      return { guess, feedback: { exact: fb.exact, near: fb.near } };
+    });
+    const n = countConsistent(rules, rows);
+    const final = expectedLeds(n, 30);
+    expect(final.colour).toBe("orange");
+    // A code that fits fills the empty row before the count is final; meanwhile the count found so far shows (orange, about
+    // log2 of it) and only grows, until it is the count of every code that fits.
+    expect(
+      isConsistent(
+        u.boardRow(2, 5).map((c) => symbolOf(c, rules.colours)),
+        rows,
+      ),
+    ).toBe(true);
+    const finalAt = bars.indexOf(final.leds);
+    expect(filled.indexOf(true)).toBeGreaterThanOrEqual(0);
+    expect(filled.indexOf(true)).toBeLessThan(finalAt);
+    expect(bars.slice(0, finalAt).some((b) => b > 0)).toBe(true);
+    for (let i = 1; i < bars.length; i++) expect(bars[i]).toBeGreaterThanOrEqual(bars[i - 1]);
+    expect(shownCount(u.board.colours("track"))).toEqual(final);
+    expect(u.board.errors).toEqual([]);
+  });
+
   let miniCode = "";
   beforeAll(async () => {
     miniCode = (await buildFirmware({ profile: "mini-pico", out: join(mkdtempSync(join(tmpdir(), "bb-mini-hint-")), "firmware.js") })).code;

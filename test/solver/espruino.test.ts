@@ -47,7 +47,8 @@ describe("the device-side solver on Espruino 2v29", () => {
     // The bound keeps it from growing past what it is now: the whole bundle must stay under 32 KB. (4,150 bytes before the
     // class without a loop over the holes and the enumeration without a call per prefix: 25-40% less time a move; 4,830
     // before the early guess and pondering: a takeover's long enumeration, and the split of the candidates by the guess
-    // played, done while the player answers.)
-    expect(await solverCodeBytes()).toBeLessThanOrEqual(5300);
+    // played, done while the player answers; 5,300 before the hints' example ahead of their count, and the count that tries
+    // the symbols no row holds once for all of them: 3-4x fewer evaluations for race's counts.)
+    expect(await solverCodeBytes()).toBeLessThanOrEqual(5450);
   });
 });

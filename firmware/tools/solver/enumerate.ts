@@ -32,7 +32,7 @@ export function enumerateCandidates(rules: Rules, rows: Row[]): { candidates: nu
   found.sort((a, b) => a.key - b.key);
   const h = createHintState(rules);
   h.start(rows);
-  h.step(Infinity);
+  h.ponder(Infinity);
   if (h.total() !== found.length) throw new Error(`the unit enumerates ${h.total()} candidates where there are ${found.length}`);
   return { candidates: found.map((f) => f.v), evals: h.evals() };
 }

@@ -1,0 +1,217 @@
+/**
+ * Counted, not timed: the instructions the real interpreter executes for one piece of the unit's work, with valgrind's
+ * callgrind (Debian's `valgrind`), which counts the same to within ~0.01% from run to run however loaded the machine
+ * is. A piece (test/bench/firmware/count.ts) is counted as the difference between a run that does it `n` times and
+ * one that only prepares it, over `n`. The Leibniz loop for pi (a million iterations took 458 s on an Espruino Pico)
+ * is counted in the same way, and gives the conversion to a Pico's milliseconds.
+ *
+ * The build counted is `espruino` (64-bit): its counts repeat as well as `espruino-pico`'s and it runs about three
+ * times faster under valgrind; the Pico conversion comes from the same build's Leibniz count, so it cancels out.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
+import { loadProfile } from "../../hardware/profile.ts";
+import { codeAt } from "../../firmware/core/codes.ts";
+import { createSolver, solverTableName } from "../../firmware/core/solver.ts";
+import { feedback } from "../../firmware/core/feedback.ts";
+import { rulesFor } from "../../firmware/core/presets.ts";
+import type { Code, Row } from "../../firmware/core/types.ts";
+import { solverTablesFor } from "../../firmware/tools/tables.ts";
+import { espruinoBinary, espruinoMissing, type EspruinoBuild } from "../../sim/espruino/binary.ts";
+import { preludeSource } from "../../sim/espruino/prelude.ts";
+
+/** The Leibniz loop on an Espruino Pico: 458 s for 1,000,000 iterations (Espruino forum, 2017). */
+export const PICO_MS_PER_LEIBNIZ_ITERATION = 458_000 / 1_000_000;
+const LEIBNIZ_ITERATIONS = 20_000;
+/** The build whose instructions are counted. */
+export const COUNT_BUILD: EspruinoBuild = "espruino";
+/**
+ * The race advanced game the hint and move pieces play: this secret (its index among race advanced secrets), the one
+ * with the most evaluations in one move (its 5th) among every 97th secret.
+ */
+const RACE_SECRET_INDEX = 38024;
+
+/** Repetitions per piece: enough that the piece's count is far above the runs' own variation (a few thousand). */
+const REPEATS: Record<string, number> = {
+  "scan (idle)": 40,
+  "scan (key held)": 40,
+  "scan's pin stubs (a row)": 40,
+  "ui key (colour or undo)": 40,
+  "render (menu)": 40,
+  "render (game in play)": 40,
+  "pixels.show (changed)": 40,
+  "pixels.show (same)": 40,
+  "key's frame (ui, render, show)": 40,
+};
+/** Pieces not named above (hints, moves) are long: once is enough. */
+const DEFAULT_REPEATS = 1;
+
+export interface CountedPiece {
+  name: string;
+  /** Interpreter instructions for one piece (the difference of the two runs, over n). */
+  instructions: number;
+  /** The same in a Pico's milliseconds (instructions over the Leibniz loop's per iteration, times a Pico's 0.458 ms). */
+  picoMs: number;
+}
+export interface CountResult {
+  build: EspruinoBuild;
+  /** Interpreter instructions per Leibniz iteration, and the Pico conversion it gives. */
+  leibnizInstructions: number;
+  instructionsPerPicoSecond: number;
+  pieces: CountedPiece[];
+}
+
+export function countMissing(): string {
+  const m = espruinoMissing(COUNT_BUILD);
+  if (m) return m;
+  return valgrindPath() ? "" : "valgrind is not installed (Debian: apt-get install valgrind)";
+}
+
+function valgrindPath(): string | undefined {
+  return ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].find((p) => existsSync(p));
+}
+
+/** Runs `file` (in `dir`) under callgrind; resolves to the instructions counted. */
+function callgrind(dir: string, file: string, expect: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn(
+      valgrindPath()!,
+      ["--tool=callgrind", `--callgrind-out-file=${join(dir, file + ".cg")}`, espruinoBinary(COUNT_BUILD)!, file],
+      { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString("latin1")));
+    child.on("error", fail);
+    child.on("exit", () => {
+      const m = /Collected : (\d+)/.exec(err);
+      const bad = /Uncaught|COUNT ERROR/.exec(out);
+      if (bad || !out.includes(expect) || !m)
+        fail(new Error(`the counted run of ${file} failed:\n${out.slice(-2000)}\n${err.slice(-1000)}`));
+      else done(Number(m[1]));
+    });
+  });
+}
+
+/** Runs jobs, at most `parallel` at a time. */
+async function pool<T>(jobs: (() => Promise<T>)[], parallel: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(parallel, jobs.length) }, worker));
+  return results;
+}
+
+/** The board prelude of bench:micro's firmware sides (timed and counted): no link, no reports, the code in RAM. */
+export function benchPrelude(): string {
+  return preludeSource(loadProfile("r1-pico"), {
+    bounceMs: 0,
+    seed: 1,
+    reportFrames: false,
+    batteryVolts: 4,
+    usb: true,
+    ram: true,
+    tapHoldMs: 60,
+  });
+}
+
+/** The race advanced game: the unit's own guesses against RACE_SECRET_INDEX, as [...guess, exact, near] rows. */
+export function raceGame(): number[][] {
+  const rules = rulesFor("race", true);
+  const table = solverTablesFor(5).find((t) => t.name === solverTableName(rules))!.bytes;
+  const secret = codeAt(rules, true, RACE_SECRET_INDEX);
+  const s = createSolver(rules, table);
+  const rows: Row[] = [];
+  while (rows.length < rules.rows) {
+    s.start(rows);
+    s.step(Infinity);
+    const g = s.guess() as Code;
+    s.ponder(Infinity);
+    const fb = feedback(g, secret);
+    rows.push({ guess: g, feedback: fb });
+    if (fb.exact === rules.pegs) break;
+  }
+  return rows.map((r) => [...r.guess, r.feedback.exact, r.feedback.near]);
+}
+
+/** The pieces' names, in the firmware side's order. */
+async function pieceNames(dir: string, head: (name: string, n: number, work: number) => string, body: string): Promise<string[]> {
+  return new Promise((done, fail) => {
+    writeFileSync(join(dir, "list.js"), head("list", 0, 0) + body);
+    const child = spawn(espruinoBinary(COUNT_BUILD)!, ["list.js"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
+    child.on("exit", () => {
+      const m = /COUNT PIECES (.+)/.exec(out);
+      if (m) done(JSON.parse(m[1]) as string[]);
+      else fail(new Error(`the count bundle listed no pieces:\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+/**
+ * Counts the pieces whose names contain one of `only` (all when empty), and the Leibniz loop. `parallel` callgrind
+ * runs at a time (the counts do not depend on it). `progress` hears each piece as it is counted.
+ */
+export async function countPieces(
+  opts: { only?: string[]; parallel?: number; progress?: (p: CountedPiece) => void } = {},
+): Promise<CountResult> {
+  const dir = mkdtempSync(join(tmpdir(), "brainboard-count-"));
+  try {
+    const bundle = await buildFirmware({ entry: ROOT + "test/bench/firmware/count.ts", out: join(dir, "count.js") });
+    const rules = rulesFor("race", true);
+    const table = solverTablesFor(5).find((t) => t.name === solverTableName(rules))!.bytes;
+    const prelude = benchPrelude();
+    const game = JSON.stringify(raceGame());
+    const tableText = JSON.stringify(Buffer.from(table).toString("base64"));
+    // The clock is fixed (the pieces move it); the name and n are padded so that both runs' files have the same length.
+    const head = (name: string, n: number, work: number) =>
+      `var COUNT=[${JSON.stringify(name.padEnd(40))}.trim(),${String(n).padStart(6)},${work},${game},atob(${tableText})];` +
+      `global.__clock=1;global.getTime=function(){return global.__clock;};\n`;
+    const body = prelude + bundle.code;
+    const names = (await pieceNames(dir, head, body)).filter((n) => !opts.only?.length || opts.only.some((o) => n.includes(o)));
+    const leibniz = async (): Promise<number> => {
+      const file = (n: number) =>
+        `var n=${String(n).padStart(8)};var pi=1,x=1;for(var i=2;i<=n;i++){x=x*-1;pi=pi+(x/(2*i-1));}print("LEIBNIZ DONE");quit();\n`;
+      writeFileSync(join(dir, "leibniz-0.js"), file(1));
+      writeFileSync(join(dir, "leibniz-n.js"), file(LEIBNIZ_ITERATIONS + 1));
+      const [a, b] = await Promise.all([callgrind(dir, "leibniz-0.js", "LEIBNIZ DONE"), callgrind(dir, "leibniz-n.js", "LEIBNIZ DONE")]);
+      return (b - a) / LEIBNIZ_ITERATIONS;
+    };
+    const leibnizInstructions = await leibniz();
+    const perPicoMs = PICO_MS_PER_LEIBNIZ_ITERATION / leibnizInstructions;
+    const pieces = await pool(
+      names.map((name, k) => async (): Promise<CountedPiece> => {
+        const n = REPEATS[name] ?? DEFAULT_REPEATS;
+        const runs: number[] = [];
+        for (const work of [0, 1]) {
+          const file = `piece-${k}-${work}.js`;
+          writeFileSync(join(dir, file), head(name, n, work) + body);
+          runs.push(await callgrind(dir, file, "COUNT DONE"));
+        }
+        const instructions = Math.round((runs[1] - runs[0]) / n);
+        const p = { name, instructions, picoMs: Math.round(instructions * perPicoMs * 100) / 100 };
+        opts.progress?.(p);
+        return p;
+      }),
+      opts.parallel ?? 2,
+    );
+    return {
+      build: COUNT_BUILD,
+      leibnizInstructions: Math.round(leibnizInstructions),
+      instructionsPerPicoSecond: Math.round(1000 / perPicoMs),
+      pieces,
+    };
+  } finally {
+    if (!process.env.BENCH_COUNT_KEEP) rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The counting side of bench:micro (npm run bench:micro -- --count): bundled like the firmware, run on the real
+ * interpreter under valgrind's callgrind by test/bench/count.ts. One run does one piece of a key press, a frame, a
+ * hint or a move: it sets the piece up, then `n` times prepares it and (in the measured run, not in the baseline)
+ * does it, and quits. The difference of the two runs' instruction counts, over n, is the piece's own cost.
+ *
+ * Everything here is deterministic (the instruction counts must repeat): the clock is a fixed number the pieces move
+ * themselves (getTime is replaced before the bundle runs), and randomness is a fixed sequence.
+ *
+ * COUNT (set by the runner before the bundle, an array so that the minifier leaves it alone): the piece's name, n,
+ * whether to do the work (1) or only prepare (0), the race advanced game's rows ([[...guess, exact, near], ...]) and
+ * its solver table (a string, as Storage.read gives it).
+ */
+import profile from "brainboard:profile";
+import { render } from "../../../firmware/ui/render";
+import { SOLVER_SLICE } from "../../../firmware/ui/codebreaker";
+import { createHintState, createSolver, type SolverState } from "../../../firmware/core/solver";
+import { rulesFor } from "../../../firmware/core/presets";
+import type { Row } from "../../../firmware/core/types";
+import { app, brainiacInPlay, clock, frame, matrix, pixels, playWithLeds, scanner, SETTLED } from "./fixtures";
+
+declare const COUNT: [string, number, number, number[][], string];
+declare function quit(): void;
+declare function clearTimeout(): void;
+declare function clearInterval(): void;
+/** The interpreter's global object: the fixed clock is there, and the scan's pin functions. */
+declare const global: {
+  digitalWrite: (pins: unknown, value: number) => void;
+  digitalRead: (pins: unknown) => number;
+  __clock: number;
+};
+
+/** The race advanced game's first `count` rows. */
+function raceRows(count: number): Row[] {
+  const rows: Row[] = [];
+  const pegs = rulesFor("race", true).pegs;
+  for (let i = 0; i < count && i < COUNT[3].length; i++) {
+    const r = COUNT[3][i];
+    rows.push({ guess: r.slice(0, pegs), feedback: { exact: r[pegs], near: r[pegs + 1] } });
+  }
+  return rows;
+}
+
+/** A codebreaker that has played the first `count` rows of the race advanced game (its guesses, pondering done). */
+function breakerAfter(count: number): SolverState {
+  const s = createSolver(rulesFor("race", true), COUNT[4]);
+  for (let k = 0; k < count; k++) {
+    s.start(raceRows(k));
+    s.step(Infinity);
+    s.ponder(Infinity);
+  }
+  return s;
+}
+
+/** A piece: set up once, then per repetition `prepare` (both runs) and `work` (the measured run only). */
+interface Piece {
+  setup?: () => void;
+  prepare?: (i: number) => void;
+  work: (i: number) => void;
+}
+
+let scan: () => void = function () {};
+let hint = createHintState(rulesFor("race", true));
+let solver: SolverState | null = null;
+
+/** The hint after row `row` of the race advanced game, the hints of the rows before it done (as after each row). */
+function hintPiece(row: number): Piece {
+  return {
+    prepare: function () {
+      hint = createHintState(rulesFor("race", true));
+      for (let k = 1; k < row; k++) {
+        hint.start(raceRows(k));
+        hint.step(Infinity);
+      }
+    },
+    work: function () {
+      hint.start(raceRows(row));
+      hint.step(Infinity);
+    },
+  };
+}
+
+const PIECES: Record<string, Piece> = {
+  "scan (idle)": {
+    setup: function () {
+      scan = scanner();
+    },
+    work: function () {
+      scan();
+    },
+  },
+  "scan (key held)": {
+    setup: function () {
+      scan = scanner();
+      matrix.held = true;
+      // The key taken and settled: the scans after it only check that the matrix reads the same.
+      for (let i = 0; i < 8; i++) scan();
+    },
+    work: function () {
+      scan();
+    },
+  },
+  // What the scans above spend in the stand-in pin functions (a Pico's are native): one row's write and read.
+  "scan's pin stubs (a row)": {
+    setup: function () {
+      scan = scanner();
+    },
+    work: function () {
+      global.digitalWrite(profile.rowPins, 0);
+      global.digitalRead(profile.colPins);
+    },
+  },
+  "ui key (colour or undo)": {
+    setup: brainiacInPlay,
+    work: function (i) {
+      app.key(i & 1 ? 33 : 2, true, (clock.now += 100));
+    },
+  },
+  "render (menu)": {
+    work: function (i) {
+      render(app, frame, clock.now + i * 37);
+    },
+  },
+  "render (game in play)": {
+    setup: brainiacInPlay,
+    work: function (i) {
+      render(app, frame, clock.now + i * 37);
+    },
+  },
+  "pixels.show (changed)": {
+    setup: playWithLeds,
+    prepare: function (i) {
+      frame[0] = i & 7;
+    },
+    work: function () {
+      pixels.show(frame, SETTLED);
+    },
+  },
+  "pixels.show (same)": {
+    setup: playWithLeds,
+    work: function () {
+      pixels.show(frame, SETTLED);
+    },
+  },
+  "key's frame (ui, render, show)": {
+    setup: playWithLeds,
+    work: function (i) {
+      app.key(i & 1 ? 33 : 2, true, (clock.now += 100));
+      render(app, frame, clock.now);
+      pixels.show(frame, SETTLED);
+    },
+  },
+  "hint race+ after row 1": hintPiece(1),
+  "hint race+ after row 2": hintPiece(2),
+  "hint race+ after row 3": hintPiece(3),
+  // The game's longest move (its 5th guess): the first slice of it, and the whole move (its start and every slice).
+  "move slice race+ row 5": {
+    prepare: function () {
+      solver = breakerAfter(4);
+      solver.start(raceRows(4));
+    },
+    work: function () {
+      (solver as SolverState).step(SOLVER_SLICE);
+    },
+  },
+  "move race+ row 5": {
+    prepare: function () {
+      solver = breakerAfter(4);
+    },
+    work: function () {
+      (solver as SolverState).start(raceRows(4));
+      (solver as SolverState).step(Infinity);
+    },
+  },
+};
+
+const piece = PIECES[COUNT[0]];
+if (COUNT[0] === "list") {
+  // (Not Object.keys: the bundle's property mangling renames `keys`.)
+  const names: string[] = [];
+  for (const name in PIECES) names.push(name);
+  print("COUNT PIECES " + JSON.stringify(names));
+} else if (!piece) print("COUNT ERROR no piece " + COUNT[0]);
+else {
+  global.__clock = clock.now / 1000;
+  if (piece.setup) piece.setup();
+  for (let i = 0; i < COUNT[1]; i++) {
+    if (piece.prepare) piece.prepare(i);
+    if (COUNT[2]) piece.work(i);
+  }
+  print("COUNT DONE");
+}
+// No timer may run after this (the scans leave one): under valgrind it could keep the loop from ever reaching quit.
+clearTimeout();
+clearInterval();
+quit();

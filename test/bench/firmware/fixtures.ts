@@ -1,0 +1,92 @@
+/**
+ * What bench:micro's two firmware sides share (micro.ts times the pieces, count.ts counts them): the app with a
+ * fixed sequence for its randomness, a frame and the pixels, a Brainiac match in play, and the key scanner with pin
+ * functions standing in for a Pico's native ones.
+ */
+import profile from "brainboard:profile";
+import { App } from "../../../firmware/ui/app";
+import { render } from "../../../firmware/ui/render";
+import { Pixels } from "../../../firmware/device/pixels";
+import { KeyScanner } from "../../../firmware/device/keys";
+import { Scheduler } from "../../../firmware/device/scheduler";
+
+/** The interpreter's global object, where the scan's pin functions are replaced. */
+declare const global: {
+  digitalWrite: (pins: unknown, value: number) => void;
+  digitalRead: (pins: unknown) => number;
+  setWatch: () => number;
+  clearWatch: () => void;
+};
+
+/** A fixed sequence for the app's randomness (a Park-Miller generator): the counted runs must repeat. */
+let seed = 12345;
+function random(): number {
+  seed = (seed * 16807) % 2147483647;
+  return seed / 2147483647;
+}
+
+export const app = new App(profile, random);
+export const frame = new Uint8Array(profile.ledCount);
+export const pixels = new Pixels(profile);
+/** The time the pieces pass to the app (ms); each key moves it on. */
+export const clock = { now: 1000 };
+/** The LED supply is switched on at the first show and settled from then on (its settle time is far below SETTLED). */
+export const SETTLED = 1e6;
+
+export function tap(k: number): void {
+  app.key(k, true, (clock.now += 100));
+  app.key(k, false, (clock.now += 100));
+}
+
+/** A Brainiac match refereed: the secret on the codemaker pad, five rows played, two pegs of the sixth keyed. */
+export function brainiacInPlay(): void {
+  tap(35);
+  const maker = profile.maker as NonNullable<typeof profile.maker>;
+  for (let i = 0; i < 4; i++) tap(maker.colours[i]);
+  tap(maker.ok);
+  const rows = [
+    [0, 0, 1, 1],
+    [0, 1, 3, 2],
+    [1, 2, 3, 4],
+    [5, 4, 3, 2],
+    [2, 2, 3, 3],
+  ];
+  for (let r = 0; r < rows.length; r++) {
+    for (let i = 0; i < 4; i++) tap(rows[r][i]);
+    tap(35);
+  }
+  tap(0);
+  tap(1);
+}
+
+/** The match in play, its frame out and the LED supply settled. */
+export function playWithLeds(): void {
+  brainiacInPlay();
+  render(app, frame, clock.now);
+  pixels.show(frame, 0);
+  pixels.show(frame, SETTLED);
+}
+
+/** Whether the scanner's matrix has a key closed: row 2, column 3. */
+export const matrix = { held: false };
+
+/** A key scanner whose pins are functions as cheap as native ones; returns its scan. */
+export function scanner(): () => void {
+  const rows = profile.rowPins.length;
+  const cols = profile.colPins.length;
+  let driven = 0;
+  global.digitalWrite = function (_pins: unknown, value: number): void {
+    driven = value;
+  };
+  // (The last pin is bit 0.)
+  global.digitalRead = function (): number {
+    const all = (1 << cols) - 1;
+    return matrix.held && !(driven & (1 << (rows - 1 - 2))) ? all ^ (1 << (cols - 1 - 3)) : all;
+  };
+  global.setWatch = function (): number {
+    return 1;
+  };
+  global.clearWatch = function (): void {};
+  const s = new KeyScanner(profile, new Scheduler(), function () {});
+  return (s as unknown as { scan: () => void }).scan.bind(s);
+}
