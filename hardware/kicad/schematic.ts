@@ -105,18 +105,18 @@ function drawRoot(s: Sheet, n: Netlist, p: Profile): void {
   s.place(pico, 78.74, 78.74, 0, true, [], "symbol");
 
   s.note("Power in", 150, 45, 2, true);
-  const power = [...byBlock(n, "battery").filter((x) => !x.ref.startsWith("R") && !x.ref.startsWith("C")), ...byBlock(n, "power")];
-  row(s, power, 170.18, 68.58, 45.72);
+  if (p.battery) drawPowerIn(s, n, 210.82, 68.58);
+  else row(s, byBlock(n, "power"), 170.18, 68.58);
   s.note(
     p.battery
       ? `Battery build: the cell (VCELL) plugs into U3; U3's 5V is +5V and feeds the Pico's BAT_IN. The power switch pulls U3's EN to GND (off).`
       : "USB only: the Pico's VBAT pin (USB 5 V less the Pico's diode) is +5V; BAT_IN stays unconnected.",
     150,
-    95,
+    102,
   );
   const flags = ["GND", NET.fused, ...(p.leds.powerPin ? [NET.ledRail] : [])];
-  s.note("Power flags (ERC: these nets are driven)", 150, 105);
-  flags.forEach((net, i) => s.flag(net, 154.94 + i * 30.48, 116.84));
+  s.note("Power flags (ERC: these nets are driven)", 150, 110);
+  flags.forEach((net, i) => s.flag(net, 154.94 + i * 30.48, 124.46));
 
   s.note("LED switch: Q1 slew-rate limited by its gate-drain capacitor", 150, 140, 2, true);
   if (p.leds.powerPin) {
@@ -158,6 +158,34 @@ function drawRoot(s: Sheet, n: Netlist, p: Profile): void {
       336,
     );
   s.note("Sheets", 30, 360, 2, true);
+}
+
+/**
+ * A battery build's power input, wired: the power switch on the charger's EN (off: EN to GND), the charger's 5V
+ * through F1 to +5V_F, with +5V (the Pico's BAT_IN) taken off before the fuse. (x, y) is the charger.
+ */
+function drawPowerIn(s: Sheet, n: Netlist, x: number, y: number): void {
+  const boost = n.parts.find((p) => p.symbol === "Brainboard:PowerBoost_1000C")!;
+  const sw = n.parts.find((p) => p.symbol === "Switch:SW_SPDT")!;
+  const fuse = n.parts.find((p) => p.symbol === "Device:Polyfuse")!;
+  const u = s.place(boost, x, y, 0, true, ["EN", "5V"], "symbol").pins;
+  const k = s.place(sw, x - 45.72, y + 10.16, 180, true, ["2"], "below").pins;
+  const f = s.place(fuse, x + 30.48, y + 2.54, 90, true, ["1"], "above").pins;
+  // EN down and across to the switch's common, named on the way.
+  const en = u.get("EN")!;
+  const common = k.get("2")!;
+  const bend = en.x - 5.08;
+  s.wire(en.x, en.y, bend, en.y);
+  vbus(s, bend, [en.y, common.y, common.y + 2.54]);
+  s.wire(bend, common.y, common.x, common.y);
+  s.junction(bend, common.y);
+  s.label(boost.pins.EN!, bend, common.y + 2.54, "down");
+  // 5V to the fuse, +5V taken off on the way.
+  const out = u.get("5V")!;
+  const tap = out.x + 7.62;
+  bus_(s, [out.x, tap, f.get("1")!.x], out.y);
+  s.wire(tap, out.y, tap, out.y - 7.62);
+  s.power(NET.rail, tap, out.y - 7.62, "up");
 }
 
 /** The part of `n` whose pins are on exactly these nets (a role in the circuit, whatever its reference). */
