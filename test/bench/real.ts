@@ -278,7 +278,7 @@ else {
   console.log(`jsvarsBoot    ${jsvarsBoot} of ${jsvarsTotal} (${MEMORY_BUILD})`);
   for (const p of problems) console.log(`problem: ${p}`);
 }
-if (values.write) writeBlock("real", docsBlock());
+if (values.write) await writeBlock("real", docsBlock());
 process.exit(ok ? 0 : 1);
 
 /** The figures for docs/performance.md. */
