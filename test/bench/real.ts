@@ -278,7 +278,7 @@ else {
   console.log(`jsvarsBoot    ${jsvarsBoot} of ${jsvarsTotal} (${MEMORY_BUILD})`);
   for (const p of problems) console.log(`problem: ${p}`);
 }
-if (values.write) writeBlock("real", docsBlock());
+if (values.write) await writeBlock("real", docsBlock());
 process.exit(ok ? 0 : 1);
 
 /** The figures for docs/performance.md. */
@@ -295,7 +295,7 @@ function docsBlock(): string {
   const sec = (ms: number) => (ms >= 1000 ? `${round(ms / 1000, 2)} s` : `${round(ms, 0)} ms`);
   const rows = checks.map((c) => [
     names[c.what] ?? c.what,
-    c.what === "jsvarsPeak" ? String(c.value) : sec(c.value),
+    c.what === "jsvarsPeak" ? (Number.isNaN(c.value) ? "not measured" : String(c.value)) : sec(c.value),
     c.what === "jsvarsPeak" ? String(c.bound) : sec(c.bound),
     c.ok ? "met" : "**missed**",
   ]);
@@ -307,7 +307,9 @@ function docsBlock(): string {
     `- Nothing holds the unit up longer than about ${sec(pico.stallMaxMs)}: a key pressed meanwhile waits that long for its frame.`,
     `- As codebreaker the unit takes about ${sec(pico.moveMeanMs)} a move on average and ${sec(pico.moveMaxMs)} at worst, after the answer's OK.`,
     `- A hint asked right after a row shows within ${sec(pico.hintMaxMs)} at worst, ${sec(pico.hintMeanMs)} on average.`,
-    `- The firmware holds ${jsvarsBoot} JsVars after boot and ${jsvarsPeak} at the peak, of ${jsvarsTotal}.`,
+    Number.isNaN(jsvarsPeak)
+      ? "- JsVars were not measured: the memory run failed (below)."
+      : `- The firmware holds ${jsvarsBoot} JsVars after boot and ${jsvarsPeak} at the peak, of ${jsvarsTotal}.`,
     "",
     table(["on a Pico", "estimate", "bound", ""], rows),
     "",
