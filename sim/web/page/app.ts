@@ -53,8 +53,7 @@ function showOffline(on: boolean): void {
   $("offline").hidden = !on;
   document.body.classList.toggle("offline", on);
   if (on && !was) {
-    $("status").textContent =
-      "The unit is not reachable: the simulator has stopped. Start it again with npm start; this page reconnects by itself.";
+    $("status").textContent = "Not reachable: the simulator has stopped. Start it again (npm start); this page reconnects by itself.";
     $("alert").hidden = true;
     $("clock").textContent = "not reachable · the clock has stopped";
     audio.silence();
