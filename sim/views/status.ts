@@ -405,8 +405,13 @@ function playStatus(
         " Press OK to replay the game."
       : `${role === ROLE_BREAKER ? "Your answers contradict" : "The answers contradict"} row ${rowsAt}: ${bonus}. Press OK to replay the game.`;
   } else if (game.phase === PHASE_SOLVED && last) {
-    const gain = rules.scoring === "race" ? `${breaker} +${last.gained[1 - m.maker]}` : `${maker} +${last.gained[m.maker]}`;
-    line = `Solved in ${game.rows.length} row${game.rows.length === 1 ? "" : "s"}: ${gain}.${next}`;
+    // Who scores and why: in a race the codebreaker advances; otherwise the codemaker scores a point a row used.
+    const gain =
+      rules.scoring === "race"
+        ? `${breaker} ${breaker === "you" ? "advance" : "advances"} ${last.gained[1 - m.maker]}`
+        : `${maker}, the codemaker, ${maker === "you" ? "score" : "scores"} ${last.gained[m.maker]}` +
+          (last.gained[m.maker] === game.rows.length ? " (a point for each row used)" : "");
+    line = `${cap(breaker)} solved it in ${game.rows.length} row${game.rows.length === 1 ? "" : "s"}: ${gain}.${next}`;
   } else if (game.phase === PHASE_FAILED && last) {
     const gain = rules.scoring === "race" ? `${breaker} advances 0` : `${maker} +${last.gained[m.maker]}`;
     line = `Not solved in ${rules.rows} rows: ${gain}. The secret shows on the pad's row 3.${next}`;

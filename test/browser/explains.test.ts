@@ -63,8 +63,10 @@ describe("the page explains the unit", () => {
         expect(await statusLine(page, sim)).toMatch(/^Player 2 \(blue\): key 4 colours on the pad for row 1 of 12, then OK/);
         // The codebreaker solves it at once: the status says who scored, the panel adds it up.
         for (const id of ["p11", "p12", "p13", "p14", "p66"]) await click(page, id);
-        expect(await statusLine(page, sim)).toBe("Solved in 1 row: player 1 (red) +1. Press OK for the next game (the roles switch).");
-        await page.waitForFunction(() => document.getElementById("scores")?.textContent?.includes("1 points"));
+        expect(await statusLine(page, sim)).toBe(
+          "Player 2 (blue) solved it in 1 row: player 1 (red), the codemaker, scores 1 (a point for each row used). Press OK for the next game (the roles switch).",
+        );
+        await page.waitForFunction(() => /\b1 point(?!s)/.test(document.getElementById("scores")?.textContent ?? ""));
         expect(await page.locator("#history").innerText()).toContain(
           "Game 1: player 1 (red) made the code; player 2 (blue) solved it in 1 row (",
         );
@@ -202,7 +204,9 @@ describe("the page explains the unit", () => {
         await page.waitForFunction(() => document.getElementById("facts")?.textContent?.includes("row2 of 12"));
         for (const c of secret) await type(page, String(c + 1));
         await type(page, "Enter");
-        expect(await statusLine(page, sim)).toBe("Solved in 2 rows: the unit +2. Press OK for the next game (the roles switch).");
+        expect(await statusLine(page, sim)).toBe(
+          "You solved it in 2 rows: the unit, the codemaker, scores 2 (a point for each row used). Press OK for the next game (the roles switch).",
+        );
         expect(await page.locator("#scores").innerText()).toMatch(/you\s+0 points\s+the unit\s+2 points/);
         // OK again: the roles switch, the unit breaks; the status asks for your code.
         await type(page, "Enter");

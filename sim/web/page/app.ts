@@ -53,7 +53,8 @@ function showOffline(on: boolean): void {
   $("offline").hidden = !on;
   document.body.classList.toggle("offline", on);
   if (on && !was) {
-    $("status").textContent = "Not reachable: the simulator has stopped. Start it again (npm start); this page reconnects by itself.";
+    $("status").textContent =
+      "The unit is not reachable: the simulator has stopped. Start it again (npm start); this page reconnects by itself.";
     $("alert").hidden = true;
     $("clock").textContent = "not reachable · the clock has stopped";
     audio.silence();
@@ -645,7 +646,8 @@ function paintStatus(st: UnitStatus, watching: WatchStatus | null): void {
     dd.textContent = value;
     return [dt, dd];
   };
-  list($("scores"), st.scores, (sc) => pair(sc.name, `${sc.value} ${sc.unit}`));
+  // "1 point", "1 hole": the unit is named in the plural.
+  list($("scores"), st.scores, (sc) => pair(sc.name, `${sc.value} ${sc.value === 1 ? sc.unit.replace(/s$/, "") : sc.unit}`));
   list($("facts"), st.facts, (f) => pair(f.label, f.value));
   list($("history"), st.history, (h) => {
     const li = document.createElement("li");
