@@ -531,7 +531,8 @@ function paint(s: SimState): void {
     $(id).setAttribute("aria-pressed", String(on));
   const cover = unitEl.querySelector(".plate-board .shield-cover");
   if (cover) {
-    setText(cover.querySelector(".shield-hint"), s.view.shield ? "open · click or press Space to close" : "click or press Space to open");
+    const how = unitEl.classList.contains("stacked") ? "tap" : "click or press Space";
+    setText(cover.querySelector(".shield-hint"), s.view.shield ? `open · ${how} to close` : `${how} to open`);
     for (const c of Array.from(unitEl.querySelectorAll(".shield-cover")))
       setLabel(c, `the codemaker's shield: ${s.view.shield ? "open (click to close)" : "closed (click to open)"}`);
   }
