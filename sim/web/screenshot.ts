@@ -30,7 +30,6 @@ async function main(): Promise<void> {
   try {
     sim.command("wait 200"); // the boot, as scripts start
     sim.command(readFileSync(SCRIPT, "utf8"));
-    sim.view.shield = true;
     for (const [file, viewport] of [
       [out, { width: 1440, height: 900 }],
       [PHONE_SCREENSHOT, { width: 390, height: 844 }],
