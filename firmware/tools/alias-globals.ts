@@ -1,7 +1,7 @@
 /**
  * A size pass on the minified bundle, after terser: `void 0` (terser's undefined), `null`, the globals the
  * bundle names most (`Math`, the typed-array constructors, `JSON`...), static functions of those it calls
- * often (`Math.floor`...) and require("Storage") become two-character locals of
+ * often (`Math.floor`...), require("Storage") and the strings it repeats become two-character locals of
  * the bundle's outer function, declared once at its top. Espruino keeps the code as text, so that is
  * bytes saved at every use; and a local of the outer function, declared first, is found sooner than
  * a global (the interpreter searches the scopes outwards: measured on the 2v29 Linux build, `u_` for
@@ -79,6 +79,9 @@ export function aliasGlobals(code: string): string {
     )
       add("void 0", n);
     if (n.type === "Literal" && n.value === null && n.raw === "null") add("null", n);
+    // A string the code repeats (a mode's name, a typeof's answer): held once rather than spelled out at each use.
+    const isLiteralKey = (parent?.type === "Property" || parent?.type === "MethodDefinition") && parent.key === n;
+    if (n.type === "Literal" && typeof n.value === "string" && !isLiteralKey) add(n.raw as string, n);
     const args = n.type === "CallExpression" ? (n.arguments as AnyNode[]) : [];
     if (
       (n.callee as AnyNode | undefined)?.type === "Identifier" &&
@@ -122,6 +125,8 @@ export function aliasGlobals(code: string): string {
   })();
   const edits: { start: number; end: number; text: string }[] = [];
   const decls: string[] = [];
+  // (A literal may touch a word: `return"race"`, `"race"in o`; the alias is a word, so it gets a space there.)
+  const word = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_$]/.test(c);
   for (const [key, list] of uses) {
     if (declared.has(key) || declared.has(key.split(/[.(]/)[0])) continue;
     // Declaration: `,xx=Math` (or `,xx` for undefined) against what each use saves.
@@ -129,7 +134,12 @@ export function aliasGlobals(code: string): string {
     if (list.length * (key.length - 2) <= cost) continue;
     const alias = fresh.next().value as string;
     decls.push(key === "void 0" ? alias : `${alias}=${key}`);
-    for (const u of list) edits.push({ start: u.start, end: u.end, text: alias });
+    for (const u of list)
+      edits.push({
+        start: u.start,
+        end: u.end,
+        text: (word(code[u.start - 1]) ? " " : "") + alias + (word(code[u.end]) ? " " : ""),
+      });
   }
   if (!decls.length) return code;
   // The declarations go first in the outer function: joined to its leading `var` when it has one.

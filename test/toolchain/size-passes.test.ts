@@ -96,6 +96,23 @@ describe("globals and void 0 as locals of the outer function (firmware/tools/ali
     expect(run(aliased)).toBe("4,Storage:null,,Storage:2,Storage:3,1");
   });
 
+  it("makes a repeated string a local, spaced from the words it touched; keys stay", () => {
+    const code =
+      '(()=>{var m=(x)=>{if("race"===x)return"race";switch(x){case"flip":return{race:"flip"};default:return"race"in{race:1}}};' +
+      'out=JSON.stringify([m("race"),m("flip"),m("flip"),m("x")])})();';
+    const run = (c: string) => {
+      const ctx: { out?: string } = {};
+      runInNewContext(c, ctx);
+      return ctx.out;
+    };
+    const aliased = aliasGlobals(code);
+    expect(aliased.match(/"race"/g)).toHaveLength(1);
+    expect(aliased.match(/"flip"/g)).toHaveLength(1);
+    expect(aliased).toContain("{race:1}");
+    expect(aliased.length).toBeLessThan(code.length);
+    expect(run(aliased)).toBe(run(code));
+  });
+
   it("leaves a global alone where the bundle declares that name itself", () => {
     const shadowed = "(()=>{var Math={floor:(x)=>x},a=Math.floor(1)+Math.floor(2)+Math.floor(3)+Math.floor(4);out=a})();";
     expect(aliasGlobals(shadowed)).toBe(shadowed);
