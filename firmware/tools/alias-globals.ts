@@ -49,6 +49,7 @@ export const ALIASED_MEMBERS = [
   "E.sum",
   "E.mapInPlace",
   "E.hwRand",
+  "JSON.stringify",
 ];
 
 /** Built-in modules worth an alias: require() of one returns the same object every time, so it is asked for once, at boot. */

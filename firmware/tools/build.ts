@@ -174,7 +174,8 @@ async function compress(code: string): Promise<string> {
       pure_getters: true,
       unsafe_methods: true,
     },
-    mangle: true,
+    // (E is never a local's name: alias-globals.ts then finds every E.CRC32... is Espruino's.)
+    mangle: { reserved: ["E"] },
     format: { ascii_only: true, comments: false },
   });
   if (out.code === undefined) throw new BuildError("terser returned no code");
