@@ -173,6 +173,8 @@ async function compress(code: string): Promise<string> {
       keep_fargs: true,
       pure_getters: true,
       unsafe_methods: true,
+      // Statements stay statements: joined into sequences, an early `a();return` becomes `return void a()` (longer).
+      sequences: false,
     },
     // (E is never a local's name: alias-globals.ts then finds every E.CRC32... is Espruino's.)
     mangle: { reserved: ["E"] },
