@@ -13,7 +13,7 @@
  * time, and prints every row and every game's result as it goes (or, with --json, one JSON event a
  * line). Exit status 1 when the watcher had to stop on something it could not play on from.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadProfile, ProfileError, type Profile } from "../hardware/profile.ts";
@@ -80,9 +80,21 @@ export interface CliJson extends BoardJson {
   expectFailure: { line: number; message: string } | null;
 }
 
-export function boardJson(board: LedBoard): BoardJson {
+/** The board as JSON; the segments under the codemaker's shield are reported off unless `showSecret` (as the text form hides them). */
+export function boardJson(board: LedBoard, showSecret = false): BoardJson {
   const segments: Record<string, PixelView[]> = segmentViews(board);
+  if (!showSecret)
+    for (const sg of board.profile.leds.segments)
+      if (sg.shielded && segments[sg.name]) segments[sg.name] = segments[sg.name].map((): PixelView => ({ name: "off", rgb: [0, 0, 0] }));
   return { now: board.now, on: board.isOn, segments, tone: board.tone };
+}
+
+/** The most bytes a script file may have: it is refused before it is read (the server takes 64 KB a request). */
+export const MAX_SCRIPT_BYTES = 1 << 20;
+
+/** Text for the terminal: control characters (a script's escapes, bells) shown as \xHH, not sent raw. */
+export function terminalSafe(text: string): string {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
 }
 
 function red(text: string, colour: boolean): string {
@@ -124,7 +136,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
   const errColour = !!process.stderr.isTTY && !values["no-color"] && !process.env.NO_COLOR;
   const outColour = !!process.stdout.isTTY && !values["no-color"] && !process.env.NO_COLOR;
   const fail = (msg: string) => {
-    console.error(red(msg, errColour));
+    console.error(red(terminalSafe(msg), errColour));
     return 1;
   };
   if (values.watch) {
@@ -147,7 +159,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
     bounceMs = number("bounce", values.bounce);
     seed = number("seed", values.seed);
     profile = loadProfile(values.profile);
+    if (values.script !== "-" && statSync(values.script).size > MAX_SCRIPT_BYTES)
+      return fail(`${values.script}: ${statSync(values.script).size} bytes; a script may have at most ${MAX_SCRIPT_BYTES} bytes`);
     const text = values.script === "-" ? readFileSync(0, "utf8") : readFileSync(values.script, "utf8");
+    if (text.length > MAX_SCRIPT_BYTES) return fail(`${values.script}: a script may have at most ${MAX_SCRIPT_BYTES} bytes`);
     commands = parseScript(text, profile);
   } catch (e) {
     if (e instanceof ScriptError) return fail(e.message.replace(/^line /gm, `${values.script}: line `));
@@ -187,7 +202,7 @@ async function runAndReport(
   let expectFailure: ExpectFailure | null = null;
   try {
     await run((cmd) => {
-      if (o.json) shows.push({ line: cmd.line, ...boardJson(board) });
+      if (o.json) shows.push({ line: cmd.line, ...boardJson(board, o.showSecret) });
       else console.log(formatBoard(board, { showSecret: o.showSecret, colour: o.outColour, title: `show (line ${cmd.line})` }) + "\n");
     });
   } catch (e) {
@@ -198,7 +213,7 @@ async function runAndReport(
   if (o.json) {
     const out: CliJson = {
       profile: o.profile.id,
-      ...boardJson(board),
+      ...boardJson(board, o.showSecret),
       battery: board.battery,
       console: board.consoleLog,
       errors: board.errors,
@@ -209,7 +224,7 @@ async function runAndReport(
     console.log(JSON.stringify(out, null, 1));
   } else {
     console.log(formatBoard(board, { showSecret: o.showSecret, colour: o.outColour, title: "end" }));
-    for (const line of board.consoleLog) if (!board.errors.includes(line)) console.log(`console: ${line}`);
+    for (const line of board.consoleLog) if (!board.errors.includes(line)) console.log(`console: ${terminalSafe(line)}`);
   }
   let status = 0;
   for (const e of board.errors) status = o.fail(`firmware error: ${e}`);

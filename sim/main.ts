@@ -8,13 +8,13 @@
  * With --engine espruino the unit runs on the real Espruino interpreter (../shared/tools/espruino, from
  * RAM) instead, behind the same page; its Storage is the interpreter's own flash file, kept for the run.
  */
-import { mkdirSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import { parseArgs } from "node:util";
 import { BuildError, DEFAULT_OUT, sizeReport } from "../firmware/tools/build.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../hardware/profile.ts";
+import { VirtualBoard } from "./board/board.ts";
 import { bundleFor } from "./board/firmware-bundle.ts";
+import { defaultStorageFile } from "./board/storage-folder.ts";
 import { cryptoSeed } from "../firmware/tools/prng.ts";
 import { DEFAULT_PORT, startSimulator } from "./web/server.ts";
 import { EngineError } from "./espruino/engine.ts";
@@ -35,19 +35,6 @@ const USAGE = `usage: npm start -- [--engine sim|espruino] [--profile NAME] [--p
   --watch          start watching the unit play at once (as the page's "Watch the unit play" button)
   --preset NAME    with --watch: brainiac, travel or race (default: the unit's menu choice)
   --harder         with --watch: the harder variant`;
-
-/** Where the unit's Storage lives between runs when --storage is not given. */
-export function defaultStorageFile(profileId: string): string {
-  for (const dir of [join(homedir(), ".brainboard"), join(tmpdir(), "brainboard")]) {
-    try {
-      mkdirSync(dir, { recursive: true });
-      return join(dir, `storage-${profileId}.json`);
-    } catch {
-      // not writable: try the next place
-    }
-  }
-  return join(tmpdir(), `brainboard-storage-${profileId}.json`);
-}
 
 async function main(): Promise<void> {
   let values;
@@ -116,7 +103,13 @@ async function main(): Promise<void> {
     throw e;
   }
   const common = { profile: values.profile, firmware, port, host: values.host, bounceMs, seed };
-  const storageFile = engine === "sim" ? (values.storage ?? defaultStorageFile(profileId)) : undefined;
+  let storageFile = engine === "sim" ? (values.storage ?? defaultStorageFile(profileId)) : undefined;
+  if (storageFile === null) {
+    console.warn(
+      "warning: no private folder for the unit's Storage (~/.brainboard cannot be made, and the temporary directory's is not this user's own): it is kept in memory only; pass --storage FILE to keep it",
+    );
+    storageFile = undefined;
+  }
   let sim;
   try {
     sim =
@@ -131,12 +124,22 @@ async function main(): Promise<void> {
   if (sim.portTaken !== undefined) console.log(`port ${sim.portTaken} is taken; using port ${sim.port} instead`);
   // A Storage file that could not be used was moved aside: say so before anything else.
   for (const w of sim.board.warnings) console.warn(`warning: ${w}`);
-  if (storageFile)
+  const vboard = sim.board instanceof VirtualBoard ? sim.board : null;
+  // (A file that cannot be written at start was named among the warnings above: Storage is then in memory only.)
+  if (vboard?.storage.problem) console.warn("storage: kept in memory only this run (see the warning above)");
+  else if (storageFile)
     console.log(`storage: ${storageFile} (the match survives restarts; delete the file to start afresh, or pass --storage FILE)`);
-  else
+  else if (engine === "espruino")
     console.log(
       "storage: the interpreter's own flash file, in a folder of its own removed when this stops (a power cycle keeps the match)",
     );
+  else console.log("storage: in memory only (nothing played survives a restart)");
+  // A save the disk refuses (full, read-only) is said at once, and again when saving works again.
+  vboard?.on("storage", () => {
+    const p = vboard.storage.problem;
+    if (p) console.error(`\x1b[31mstorage: ${p}\x1b[0m`);
+    else console.log("storage: the Storage file is written again");
+  });
   console.log(
     `Brainboard simulator (${sim.board.profile.name}${engine === "espruino" ? ", on the real Espruino interpreter" : ""}) running at ${sim.url}`,
   );

@@ -189,9 +189,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const holes = ((1 << (4 * pegs)) - 1) / 15;
   const top = pegs > 4 ? 0xa0 : 0xaa;
 
-  // Rows: per row the guess, packed.
   const most = rules.rows + 1;
-  const rowGuess = new Int32Array(most);
   let rowCount = 0;
   // Position: rows applied, bit position of the table node (-1: no table here), is it a book node?
   let applied = 0;
@@ -213,18 +211,21 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // symbol there (as bit 3s, the layout of symbol counts). Per position the symbols left to try, the prefix, the colours used.
   let enumRows = 0;
   let depth = 0;
-  const slots = (pegs + 1) * most;
-  const stExact = new Int8Array(slots);
-  const stCommon = new Int8Array(slots);
+  // (Slot `pegs` only for rowBits: the others' last slot is the last position's, which leaves no state below.)
+  const slots = pegs * most;
+  // The exact matches at i, the symbols in common at slots + i (one array: a Pico holds two in ~12 JsVars more).
+  const stExact = new Int8Array(2 * slots);
   const stLeft = new Int32Array(slots);
-  const rowBits = new Int32Array(slots);
+  const rowBits = new Int32Array(slots + most);
+  // Rows: per row the guess, packed, in rowBits' slot 0 (the enumeration's level 0 only asks that it is not its bit, 1 << 27).
+  const rowGuess = rowBits;
   // Per position k, at 4k: the symbols left to try, the prefix, the colours used, and how many codes the prefix stands for
   // (once only counted: symbols no row's guess holds are tried once for all). (One array: each costs a Pico ~10 JsVars.)
-  const levels = new Int32Array(4 * (pegs + 1));
+  const levels = new Int32Array(4 * (pegs + 1) + winClass + 1);
   let free = 0;
-  // A pass over the candidates with one guess: class counts, position, kept so far, the class kept (-1: none); the guess's
-  // symbols (as bits 3s) and symbol counts (3-bit fields).
-  const classCounts = new Uint16Array(winClass + 1);
+  // A pass over the candidates with one guess: class counts (in levels, from classAt), position, kept so far, the class kept
+  // (-1: none); the guess's symbols (as bits 3s) and symbol counts (3-bit fields).
+  const classAt = 4 * (pegs + 1);
   let cursor = 0;
   let kept = 0;
   let keepClass = -1;
@@ -309,7 +310,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function enumerate(budget: number): number {
     // (Locals: each name is looked up scope by scope, a closure's names one by one, and every token costs on the interpreter.)
     const se = stExact;
-    const sc = stCommon;
+    const sn = slots;
     const sl = stLeft;
     const rb = rowBits;
     const lv = levels;
@@ -366,7 +367,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
             const u = x & b7;
             const y = u ? x - bit : x;
             const h = (y | (y >> 1) | (y >> 2)) & lo;
-            m &= (se[i] - +(rb[i] === bit) ? rb[i + ms] : ~rb[i + ms]) & (sc[i] - +!!u ? h : ~h);
+            m &= (se[i] - +(rb[i] === bit) ? rb[i + ms] : ~rb[i + ms]) & (se[i + sn] - +!!u ? h : ~h);
           }
         else
           for (let r = enumRows, i = k * ms, j = i + ms; m && r--; i++, j++) {
@@ -374,7 +375,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
             const u = x & b7;
             const y = (sl[j] = u ? x - bit : x);
             const e = (se[j] = se[i] - +(rb[i] === bit));
-            const c = (sc[j] = sc[i] - +!!u);
+            const c = (se[j + sn] = se[i + sn] - +!!u);
             if (e === left) m &= rb[j];
             else if (!e) m &= ~rb[j];
             if (!c || c === left) {
@@ -406,7 +407,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     keepClass = keep;
     cursor = kept = 0;
     // (The split by this guess has counted them.)
-    if (g !== classified) classCounts.fill(0);
+    if (g !== classified) levels.fill(0, classAt);
     job = JOB_PASS;
   }
 
@@ -447,7 +448,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
           ((n >> 2) & atLeast4) +
           ((n >> 2) & (n | (n >> 1)) & atLeast5);
       const c = (((s * low3) >> 24) & 7) + pegs * (pegs - (((x * holes) >> (4 * pegs - 4)) & 15));
-      classCounts[c]++;
+      levels[classAt + c]++;
       if (kc < -1) l[cursor - 1] = v | ((c + 1) << 24);
       else if (c === kc) l[kept++] = v;
     }
@@ -470,21 +471,21 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         let index = 0;
         cursor = afterGuess;
         for (let c = 0; c < winClass; c++) {
-          if (classCounts[c] > 2 && bits(cursor++, 1)) {
+          if (levels[classAt + c] > 2 && bits(cursor++, 1)) {
             children++;
             if (c < keepClass) index++;
             // (Counted: a kept class still over 2 below has no table.)
-            classCounts[c] = 0;
+            levels[classAt + c] = 0;
           }
         }
         skipTo(children, index);
-        if (classCounts[keepClass] > 2) at = -1;
+        if (levels[classAt + keepClass] > 2) at = -1;
       }
       return budget;
     }
     // A pass of the unit's own choice: the guess that splits the candidates into the most classes wins (the first on ties).
     let parts = 0;
-    for (let c = 0; c <= winClass; c++) if (classCounts[c]) parts++;
+    for (let c = 0; c <= winClass; c++) if (levels[classAt + c]) parts++;
     if (parts > bestParts) {
       bestParts = parts;
       best = trying;
@@ -551,7 +552,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       }
       return;
     }
-    const playedClass = stExact[r] * pegs + stCommon[r];
+    const playedClass = stExact[r] * pegs + stExact[slots + r];
     if (book) {
       book = false;
       applied = rowCount;
@@ -612,7 +613,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       let counts = 0;
       for (let i = pegs; i--; v >>= 4) counts += rowBits[r + (i + 1) * most] = 1 << (3 * (v & 15));
       held |= stLeft[r] = counts;
-      stCommon[r] = (stExact[r] = fb.exact) + fb.near;
+      stExact[slots + r] = (stExact[r] = fb.exact) + fb.near;
     }
     // Symbols no row's guess holds are interchangeable (swapping two maps the codes that fit onto each other), as long as the
     // secret's rules treat them alike: the blank is apart where colours may not repeat.
@@ -653,8 +654,13 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
 
   return {
     start: start,
-    step: run.bind(null, true),
-    ponder: run.bind(null, false),
+    // (Functions, not bound ones: those cost a Pico a few JsVars more.)
+    step: function (budget: number, stop?: () => boolean): boolean {
+      return run(true, budget, stop);
+    },
+    ponder: function (budget: number, stop?: () => boolean): boolean {
+      return run(false, budget, stop);
+    },
     guess: function (): Code | null {
       return guess < 0 ? null : unpack(guess);
     },

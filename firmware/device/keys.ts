@@ -45,8 +45,11 @@ function manyBits(x: number): boolean {
 export class KeyScanner {
   private readonly rows: Pin[];
   private readonly cols: Pin[];
-  /** Typed, because indexing a plain array on Espruino walks a linked list. */
-  private readonly keyAt: Int8Array;
+  /**
+   * Per matrix position, its key + KEY_AT_BASE: the profile's string, read by char code (indexing a plain array on Espruino
+   * walks a linked list; a typed copy cost ~10 JsVars).
+   */
+  private readonly keyAt: string;
   private readonly diodes: boolean;
   private readonly colMask: number;
   /**
@@ -87,8 +90,7 @@ export class KeyScanner {
   ) {
     this.rows = p.rowPins;
     this.cols = p.colPins;
-    const keyAt = (this.keyAt = new Int8Array(p.keyAt.length));
-    for (let i = 0; i < keyAt.length; i++) keyAt[i] = p.keyAt.charCodeAt(i) - KEY_AT_BASE;
+    this.keyAt = p.keyAt;
     this.diodes = p.diodes;
     this.colMask = (1 << p.colPins.length) - 1;
     const rows = p.rowPins.length;
@@ -201,7 +203,7 @@ export class KeyScanner {
         let busy = 0;
         for (let c = nCols - 1; todo; c--, todo >>= 1) {
           if (!(todo & 1)) continue;
-          const key = this.keyAt[r * nCols + c];
+          const key = this.keyAt.charCodeAt(r * nCols + c) - KEY_AT_BASE;
           if (key < 0) continue;
           const bit = 1 << (nCols - 1 - c);
           const closed = raw[r] & bit ? 1 : 0;

@@ -119,10 +119,17 @@ export class BoardConsole {
   }
 }
 
-function parseTcp(port: string): { host: string; port: number } {
-  const m = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(port);
-  if (!m) throw new ConsoleError(`${port} is not a tcp:// port: write it as tcp://HOST:PORT, e.g. tcp://127.0.0.1:2323`, 2);
-  return { host: m[1], port: Number(m[2]) };
+/** HOST and PORT of tcp://HOST:PORT; an IPv6 address goes in brackets (tcp://[::1]:4001). */
+export function parseTcp(port: string): { host: string; port: number } {
+  const m = /^tcp:\/\/(?:\[([0-9A-Fa-f:.]+)\]|([^:/[\]]+)):(\d+)\/?$/.exec(port);
+  if (!m)
+    throw new ConsoleError(
+      `${port} is not a tcp:// port: write it as tcp://HOST:PORT, e.g. tcp://127.0.0.1:2323 (an IPv6 address in brackets: tcp://[::1]:2323)`,
+      2,
+    );
+  const n = Number(m[3]);
+  if (!(n >= 1 && n <= 65535)) throw new ConsoleError(`${port}: the port must be a number from 1 to 65535, not ${m[3]}`, 2);
+  return { host: m[1] ?? m[2], port: n };
 }
 
 function openTcp(port: string, onData: (d: Buffer) => void, timeoutMs: number): Promise<Link> {

@@ -13,7 +13,7 @@ export interface Box2 {
   y1: number;
 }
 
-export type PartRole = "key" | "led" | "usb" | "switch" | "cell" | "other";
+export type PartRole = "key" | "led" | "usb" | "switch" | "cell" | "buzzer" | "other";
 
 export interface BoardPart {
   ref: string;
@@ -48,6 +48,8 @@ export interface CaseBoard {
   parts: BoardPart[];
   /** What the codemaker's shield covers (the secret's LEDs and the codemaker's pad). */
   shield?: Box2;
+  /** Where a lead passes round the board's edge, from under the board to over it (the cell's to the charger). */
+  cableWays?: Box2[];
 }
 
 export function centre(b: Box2): Point {
@@ -56,6 +58,11 @@ export function centre(b: Box2): Point {
 
 export function grow(b: Box2, d: number): Box2 {
   return { x0: b.x0 - d, y0: b.y0 - d, x1: b.x1 + d, y1: b.y1 + d };
+}
+
+/** Whether two boxes share some area (touching edges do not count). */
+export function boxesOverlap(a: Box2, b: Box2): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
 export function outlineBox(outline: Point[]): Box2 {

@@ -4,7 +4,7 @@
  */
 import { type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
 import { PRINT } from "./params.ts";
-import { type Box2, grow, nearestSide, outlineBox } from "./board.ts";
+import { type Box2, boxesOverlap, grow, nearestSide, outlineBox } from "./board.ts";
 import { type Box3, type CaseModel, bossDiameter, partZ, travelEnds } from "./shells.ts";
 import { isRider, riderSolid } from "./caps.ts";
 
@@ -87,7 +87,13 @@ export function partProblems(k: Kernel, model: CaseModel): string[] {
   const solids = (gap: number) => partEnvelopes(model, gap).map((e) => ({ ref: e.ref, solid: boxSolid(k, e.box) }));
   const targets = housing(model).map((p) => ({ name: p.name, solid: p.assembled }));
   const outsideKeepouts = targets.map((t) => ({ ...t, solid: keepouts.length ? Manifold.difference([t.solid, ...keepouts]) : t.solid }));
-  return [...new Set([...overlapsOf(k, solids(PRINT.partGap), outsideKeepouts), ...overlapsOf(k, solids(PRINT.fit), targets)])];
+  // One line per part and printed part: the first check's, when both find it.
+  const lines = [...overlapsOf(k, solids(PRINT.partGap), outsideKeepouts), ...overlapsOf(k, solids(PRINT.fit), targets)];
+  const seen = new Set<string>();
+  return lines.filter((line) => {
+    const what = line.replace(/ \(.*\)$/, "");
+    return !seen.has(what) && !!seen.add(what);
+  });
 }
 
 /**
@@ -165,16 +171,12 @@ export function capProblems(k: Kernel, model: CaseModel): string[] {
       out.push(...collisions(k, model, what, riderSolid(k, p, L, Math.min(PRINT.fit, PRINT.keyGap) - SLACK, at)));
       const solid = riderSolid(k, p, L, 0, at);
       for (const e of others)
-        if (e.ref !== p.ref && overlaps(e.box, p.box, 10) && overlap(solid, boxSolid(k, e.box)) > TOUCH)
+        if (e.ref !== p.ref && boxesOverlap(grow(e.box, 10), p.box) && overlap(solid, boxSolid(k, e.box)) > TOUCH)
           out.push(`${what} comes within ${PRINT.fit} mm of ${e.ref}`);
       if (solid.boundingBox().max[2] < L.plateTop + 1) out.push(`${what} stands less than 1 mm over the top`);
     }
   }
   return [...new Set(out)];
-}
-
-function overlaps(a: Box2, b: Box2, margin: number): boolean {
-  return a.x0 - margin < b.x1 && b.x0 - margin < a.x1 && a.y0 - margin < b.y1 && b.y0 - margin < a.y1;
 }
 
 /** Each printed part, as it lies on the bed, fits the printer. */
@@ -189,6 +191,14 @@ export function bedProblems(model: CaseModel): string[] {
   });
 }
 
+/** Each printed part is one piece: nothing in it stands on air. */
+export function pieceProblems(model: CaseModel): string[] {
+  return model.parts
+    .map((p) => [p.name, p.print.decompose().length] as const)
+    .filter(([, n]) => n !== 1)
+    .map(([name, n]) => `the ${name} is ${n} pieces`);
+}
+
 export function fitProblems(k: Kernel, model: CaseModel): string[] {
   return [
     ...boardProblems(k, model),
@@ -197,5 +207,6 @@ export function fitProblems(k: Kernel, model: CaseModel): string[] {
     ...exitProblems(k, model),
     ...capProblems(k, model),
     ...bedProblems(model),
+    ...pieceProblems(model),
   ];
 }

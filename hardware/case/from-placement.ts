@@ -20,6 +20,8 @@ const MICRO_USB_PLUG: [number, number] = [11, 7.5];
 /** The largest LED hole, and the least web between two holes or a hole and a key's opening. */
 const LED_HOLE = 4.5;
 const WEB = 0.8;
+/** The width of the channel the cell's lead takes round the board's edge (a JST-PH lead: two wires side by side). */
+const LEAD_WAY = 6;
 
 export function caseBoard(pl: BoardPlacement): CaseBoard {
   const H = pl.outline.height;
@@ -35,6 +37,7 @@ export function caseBoard(pl: BoardPlacement): CaseBoard {
   const other = (p: PlacedPart, box = bodyBox(p)): BoardPart => ({ ref: p.ref, role: "other", side: p.side, box, height: p.height });
 
   const parts: BoardPart[] = [];
+  const cableWays: Box2[] = [];
   const keys = pl.keys.map((k): BoardPart => {
     const spacing = Math.min(...pl.keys.filter((o) => o !== k).map((o) => Math.max(Math.abs(o.x - k.x), Math.abs(o.y - k.y))));
     const capSize = Math.min(8, Math.floor(2 * (spacing - 2 * PRINT.capFlange - 2 * PRINT.fit)) / 2);
@@ -67,7 +70,8 @@ export function caseBoard(pl: BoardPlacement): CaseBoard {
     } else if (pl.powerSwitch && p.ref === pl.powerSwitch.ref) {
       const { direction, travel } = pl.powerSwitch;
       parts.push({ ...other(p), role: "switch", slide: { axis: direction, travel } });
-    } else parts.push(other(p));
+    } else if (p.footprint.startsWith("Buzzer_Beeper:")) parts.push({ ...other(p), role: "buzzer" });
+    else parts.push(other(p));
   }
   const charger = pl.chargerUsb;
   if (charger) {
@@ -85,6 +89,10 @@ export function caseBoard(pl: BoardPlacement): CaseBoard {
     });
     const b = pl.regions.board;
     parts.push({ ref: "BT1", role: "cell", side: "bottom", box: flip(b.x + b.w / 2, b.y + b.h / 2, CELL.w, CELL.h), height: CELL.height });
+    // The cell's lead comes up round the board's edge just beside the charger, on the edge its USB socket is on.
+    const u3 = bodyBox(module);
+    const edge = H - charger.y;
+    cableWays.push({ x0: u3.x0 - LEAD_WAY - 1, x1: u3.x0 - 1, y0: edge, y1: edge });
   }
 
   const r = pl.outline.cornerRadius;
@@ -103,5 +111,6 @@ export function caseBoard(pl: BoardPlacement): CaseBoard {
     holes: pl.holes.map((h) => ({ x: h.x, y: H - h.y, d: h.drill, keepout: h.keepout })),
     parts,
     shield: flip(s.x + s.w / 2, s.y + s.h / 2, s.w, s.h),
+    cableWays,
   };
 }

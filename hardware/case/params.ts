@@ -18,6 +18,8 @@ export const PRINT = {
   keyGap: 0.4,
   /** Between two printed parts that slide together (the lip and its groove, the shield's pins in their holes). */
   fit: 0.3,
+  /** The gap left between the two shells' walls (the lip covers it). */
+  seam: 0.2,
   /** The bottom shell's lip that locates the top shell, and its height. */
   lipHeight: 2.0,
   /** The least room under the board (through-hole leads stick out about 2 mm). */
@@ -44,6 +46,13 @@ export const PRINT = {
   /** The corner guides that hold the cell on the bottom's floor. */
   guideWall: 1.2,
   guideHeight: 3.0,
+  /** Plastic round the screw head's counterbore, where the boss flares into the floor. */
+  counterboreWall: 1.2,
+  /** The buzzer's grille: holes through the plate on a square grid. */
+  grilleHole: 1.5,
+  grillePitch: 3.0,
+  /** What a cable way's channel leaves of the wall behind it. */
+  channelSkin: 0.8,
   /** The printer's bed. */
   bed: { x: 220, y: 220, z: 200 },
 } as const;

@@ -6,19 +6,20 @@
  *            the board for the cell, with corner guides that hold it
  *   top      a shell: walls down to the board's bottom face, a plate over the tallest part, a post over each
  *            mounting hole (the screw threads into it), an opening per key cap, a hole per LED with a thin diffuser
- *            skin and a baffle round it down to just above the parts, the holes that locate the shield
+ *            skin and a baffle round it down to just above the parts, the holes that locate the shield, a
+ *            grille over the buzzer
  *   shield   the codemaker's lid: a shallow box pinned in those holes; it hides the secret and the
  *            codemaker's keys; lifted off to enter a code
  *   key-cap  one printed cap per key switch (caps.ts), a file per cap size
  *   switch-knob  the power switch's knob, sliding in a slot of the top
  *
- * Edge openings (USB, the power switch) are cut through whichever shell they cross. Each part is kept
- * twice: as assembled (z up from the board's bottom face) and as printed (flat face down on the bed).
+ * Edge openings (the USB connectors) and cable ways are cut through whichever shell they cross. Each part
+ * is kept twice: as assembled (z up from the board's bottom face) and as printed (flat face down on the bed).
  */
 import { type CrossSection, type Kernel, type Manifold, segmentsFor } from "./manifold.ts";
 import { PRINT, screwFor, type Screw } from "./params.ts";
 import { isRider, riderOpening, riderProblem, riderSolid } from "./caps.ts";
-import { type BoardPart, type Box2, type CaseBoard, centre, grow, nearestSide, outlineBox } from "./board.ts";
+import { type BoardPart, type Box2, type CaseBoard, boxesOverlap, centre, grow, nearestSide, outlineBox } from "./board.ts";
 
 export interface Levels {
   floorBottom: number;
@@ -76,10 +77,6 @@ export function partZ(b: CaseBoard, p: BoardPart): [number, number] {
   return p.side === "top" ? [b.thickness + base, b.thickness + p.height] : [-p.height, -base];
 }
 
-function overlaps(a: Box2, b: Box2): boolean {
-  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-}
-
 function inside(p: [number, number], b: Box2): boolean {
   return p[0] > b.x0 && p[0] < b.x1 && p[1] > b.y0 && p[1] < b.y1;
 }
@@ -91,7 +88,7 @@ export function levelsOf(b: CaseBoard): Levels {
   const floorTop = -Math.max(PRINT.underMin, below + PRINT.partGap);
   const plateUnder = T + above + PRINT.partGap;
   const plateTop = plateUnder + PRINT.plate;
-  const capsUnderShield = b.shield && b.parts.some((p) => p.key && overlaps(riderOpening(p), grow(b.shield!, PRINT.shieldInset)));
+  const capsUnderShield = b.shield && b.parts.some((p) => p.key && boxesOverlap(riderOpening(p), grow(b.shield!, PRINT.shieldInset)));
   const room = Math.max(PRINT.partGap, capsUnderShield ? PRINT.capProud + PRINT.partGap : 0);
   return {
     floorBottom: floorTop - PRINT.floor,
@@ -165,13 +162,33 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       return { ref: p.ref, side, box: { ...r, z0: low, z1: zm + hz } };
     });
   const openingCuts = openings.map((o) => box(o.box, o.box.z0, o.box.z1));
+  // Cable ways: a channel in the walls' inside, from the floor to the plate, leaving the wall's outer part.
+  const channelDepth = PRINT.wall - PRINT.channelSkin;
+  const channels = (b.cableWays ?? []).map((w) => {
+    const side = nearestSide(boardBox, w);
+    const r = grow(w, 0);
+    if (side === "left") r.x0 = boardBox.x0 - PRINT.boardGap - channelDepth;
+    else if (side === "right") r.x1 = boardBox.x1 + PRINT.boardGap + channelDepth;
+    else if (side === "bottom") r.y0 = boardBox.y0 - PRINT.boardGap - channelDepth;
+    else r.y1 = boardBox.y1 + PRINT.boardGap + channelDepth;
+    return box(r, L.floorTop, L.plateUnder);
+  });
 
   // Bottom: tray, lip, bosses.
   const tray = slab(outer, L.floorBottom, 0)
     .add(slab(round(inner, lip), -0.5, PRINT.lipHeight))
     .subtract(slab(inner, L.floorTop, PRINT.lipHeight + 1));
   const boss = (h: Hole) => bossDiameter(screw, h);
-  const bosses = union(b.holes.map((h) => rod(h.x, h.y, boss(h), L.floorTop - 0.5, 0)));
+  // Each boss flares at 45° where it meets the floor, round the screw head's counterbore: a boss narrower
+  // than the counterbore would otherwise stand on nothing.
+  const flare = screw.head / 2 + 0.3 + PRINT.counterboreWall;
+  const bosses = union(
+    b.holes.flatMap((h) => {
+      const r = boss(h) / 2;
+      const cone = Manifold.cylinder(flare - r + 0.5, flare, r, segmentsFor(flare)).translate([h.x, h.y, L.floorTop - 0.5]);
+      return [rod(h.x, h.y, boss(h), L.floorTop - 0.5, 0), cone];
+    }),
+  );
   const screwHoles = union(
     b.holes.flatMap((h) => [
       rod(h.x, h.y, screw.clearance, L.floorBottom - 1, 1),
@@ -194,13 +211,15 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       ];
       return Manifold.difference([ring, ...gaps]);
     });
-  let bottom = Manifold.difference([Manifold.union([tray, bosses, ...guides]), screwHoles, ...openingCuts]);
+  let bottom = Manifold.difference([Manifold.union([tray, bosses, ...guides]), screwHoles, ...openingCuts, ...channels]);
 
   // Top: shell, posts, baffles; then every opening.
   const riders = b.parts.filter(isRider);
   const keyHoles = riders.map(riderOpening);
   const shown = b.parts.filter((p) => p.light && !keyHoles.some((o) => inside(centre(p.box), o)));
-  const shell = slab(outer, 0, L.plateTop)
+  // The top's walls stop short of the bottom's: the screws clamp the board between boss and post, whatever
+  // its thickness tolerance, before the shells could meet.
+  const shell = slab(outer, PRINT.seam, L.plateTop)
     .subtract(slab(inner, -1, L.plateUnder))
     .subtract(slab(round(inner, lip + PRINT.fit), -1, PRINT.lipHeight + PRINT.fit));
   const posts = b.holes.map((h) => rod(h.x, h.y, boss(h), T, L.plateUnder + 0.5));
@@ -217,45 +236,34 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
     const d = p.light!.d;
     const half = d / 2 + PRINT.pipeWall;
     const foot = { x0: x - half, y0: y - half, x1: x + half, y1: y + half };
-    const below = b.parts.filter((q) => q.side === "top" && (q === p || overlaps(grow(foot, PRINT.partGap), q.box)));
+    const below = b.parts.filter((q) => q.side === "top" && (q === p || boxesOverlap(grow(foot, PRINT.partGap), q.box)));
     const z0 = Math.max(...below.map((q) => partZ(b, q)[1])) + PRINT.partGap;
     if (z0 < L.plateUnder - 0.5) baffles.push(box(foot, z0, L.plateUnder + 0.5));
     ledHoles.push(rod(x, y, d, Math.min(z0, L.plateUnder) - 1, p.light!.diffuse ? L.plateTop - PRINT.diffuser : L.plateTop + 1));
   }
+  // A grille over the buzzer: a grid of small holes through the plate, inside its round body.
+  const grille = b.parts
+    .filter((p) => p.role === "buzzer")
+    .flatMap((p) => {
+      const [x, y] = centre(p.box);
+      const reach = Math.min(p.box.x1 - p.box.x0, p.box.y1 - p.box.y0) / 2 - PRINT.grillePitch / 2;
+      const n = Math.floor(reach / PRINT.grillePitch);
+      const holes: Manifold[] = [];
+      for (let i = -n; i <= n; i++)
+        for (let j = -n; j <= n; j++)
+          if (Math.hypot(i, j) * PRINT.grillePitch <= reach)
+            holes.push(rod(x + i * PRINT.grillePitch, y + j * PRINT.grillePitch, PRINT.grilleHole, L.plateUnder - 1, L.plateTop + 1));
+      return holes;
+    });
   const capTrouble = riders.map((p) => riderProblem(p, L)).filter((m) => m);
   if (capTrouble.length) throw new Error(capTrouble.join("; "));
   const keyCuts = keyHoles.map((o) => box(o, L.plateUnder - 1, L.plateTop + 1));
   // Baffles stop short of the caps' and the knob's flanges.
   const capRooms = riders.flatMap((p) => travelEnds(p).map((at) => riderSolid(k, p, L, PRINT.fit, at)));
   let top = Manifold.union([shell, ...posts, Manifold.difference([union(baffles), ...capRooms])]);
-  let shield: Manifold | undefined;
-  // The shield stands on the top, held in place by a pin in each corner in a shallow hole. (A rim would keep
-  // the top from lying flat on its face to print; a groove would cut the diffusers of the LEDs beside it.)
-  const pinHoles: Manifold[] = [];
-  if (b.shield) {
-    const inner = grow(b.shield, PRINT.shieldInset);
-    const outer = grow(inner, PRINT.shieldWall);
-    const c = PRINT.shieldCorner;
-    const corners: [number, number][] = [
-      [inner.x0 + c / 2, inner.y0 + c / 2],
-      [inner.x1 - c / 2, inner.y0 + c / 2],
-      [inner.x0 + c / 2, inner.y1 - c / 2],
-      [inner.x1 - c / 2, inner.y1 - c / 2],
-    ];
-    const blocks = corners.map(([x, y]) =>
-      box({ x0: x - c / 2, x1: x + c / 2, y0: y - c / 2, y1: y + c / 2 }, L.plateTop, L.shieldTop - 0.5),
-    );
-    const pins = corners.map(([x, y]) => rod(x, y, PRINT.shieldPin, L.plateTop - PRINT.shieldPinLength, L.plateTop + 0.5));
-    shield = Manifold.union([
-      box(outer, L.plateTop, L.shieldTop).subtract(box(inner, L.plateTop - 1, L.shieldTop - PRINT.shieldRoof)),
-      ...blocks,
-      ...pins,
-    ]);
-    pinHoles.push(
-      ...corners.map(([x, y]) => rod(x, y, PRINT.shieldPin + 2 * PRINT.fit, L.plateTop - PRINT.shieldPinLength - 0.3, L.plateTop + 1)),
-    );
-  }
-  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts, ...pinHoles]);
+  const lid = b.shield ? shieldLid(k, b.shield, L) : undefined;
+  let shield = lid?.shield;
+  top = Manifold.difference([top, ...pilots, ...ledHoles, ...keyCuts, ...openingCuts, ...(lid?.pinHoles ?? []), ...channels, ...grille]);
 
   // The round offsets leave a few vertices closer than float32 (an STL's precision) tells apart; merging
   // them keeps every triangle a real one.
@@ -292,6 +300,36 @@ export function buildCase(k: Kernel, b: CaseBoard): CaseModel {
       `no stock ${screw.name} length between ${shortest.toFixed(1)} and ${longest.toFixed(1)} mm (${screw.lengths.join(", ")})`,
     );
   return { board: b, levels: L, screw, screwLength, openings, parts };
+}
+
+/**
+ * The codemaker's shield: it stands on the top, held in place by a pin in each corner in a shallow hole of
+ * the top. (A rim would keep the top from lying flat on its face to print; a groove would cut the diffusers
+ * of the LEDs beside it.)
+ */
+function shieldLid(k: Kernel, region: Box2, L: Levels): { shield: Manifold; pinHoles: Manifold[] } {
+  const { Manifold } = k;
+  const cover = grow(region, PRINT.shieldInset);
+  const c = PRINT.shieldCorner;
+  const corners: [number, number][] = [
+    [cover.x0 + c / 2, cover.y0 + c / 2],
+    [cover.x1 - c / 2, cover.y0 + c / 2],
+    [cover.x0 + c / 2, cover.y1 - c / 2],
+    [cover.x1 - c / 2, cover.y1 - c / 2],
+  ];
+  const block = (r: Box2, z0: number, z1: number) => Manifold.cube([r.x1 - r.x0, r.y1 - r.y0, z1 - z0]).translate([r.x0, r.y0, z0]);
+  const pin = (x: number, y: number, d: number, z0: number, z1: number) =>
+    Manifold.cylinder(z1 - z0, d / 2, d / 2, segmentsFor(d / 2)).translate([x, y, z0]);
+  const shell = block(grow(cover, PRINT.shieldWall), L.plateTop, L.shieldTop).subtract(
+    block(cover, L.plateTop - 1, L.shieldTop - PRINT.shieldRoof),
+  );
+  const blocks = corners.map(([x, y]) =>
+    block({ x0: x - c / 2, x1: x + c / 2, y0: y - c / 2, y1: y + c / 2 }, L.plateTop, L.shieldTop - 0.5),
+  );
+  const pins = corners.map(([x, y]) => pin(x, y, PRINT.shieldPin, L.plateTop - PRINT.shieldPinLength, L.plateTop + 0.5));
+  const holeDepth = PRINT.shieldPinLength + 0.3;
+  const pinHoles = corners.map(([x, y]) => pin(x, y, PRINT.shieldPin + 2 * PRINT.fit, L.plateTop - holeDepth, L.plateTop + 1));
+  return { shield: Manifold.union([shell, ...blocks, ...pins]), pinHoles };
 }
 
 /** Where a rider can be along its travel: the two ends for a knob, the middle for a cap. */

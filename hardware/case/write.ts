@@ -12,7 +12,7 @@ import { closednessProblems, meshOf, parseStl, stlBytes } from "./mesh.ts";
 import { buildCase, type CaseModel } from "./shells.ts";
 import { fitProblems } from "./fit.ts";
 import { PRINT } from "./params.ts";
-import type { CaseBoard } from "./board.ts";
+import { type CaseBoard, outlineBox } from "./board.ts";
 import { caseBoard } from "./from-placement.ts";
 import { placement } from "../kicad/placement.ts";
 import type { Profile } from "../profile.ts";
@@ -66,7 +66,24 @@ export function partsList(model: CaseModel): string {
     "",
     `Board ${mm(b.thickness)} thick; room under it ${mm(-L.floorTop)} (the cell), over it ${mm(L.plateUnder - L.boardTop)};`,
     `the case stands ${mm(L.plateTop - L.floorBottom)} tall (${mm(L.shieldTop - L.floorBottom)} with the shield).`,
-    `Walls ${mm(PRINT.wall)}, the board ${mm(PRINT.boardGap)} from them, every part at least ${mm(PRINT.partGap)} from the case.`,
+    `Walls ${mm(PRINT.wall)}, the board ${mm(PRINT.boardGap)} from them, every part at least ${mm(PRINT.partGap)} from the case`,
+    `(${mm(PRINT.fit)} from the posts and bosses, which stand inside the mounting holes' keep-outs).`,
+    "",
+    ...model.openings.map((o) => {
+      const part = b.parts.find((p) => p.ref === o.ref)!;
+      const board = outlineBox(b.outline);
+      const wall = PRINT.boardGap + PRINT.wall;
+      const out = {
+        left: board.x0 - wall - part.box.x0,
+        right: part.box.x1 - board.x1 - wall,
+        bottom: board.y0 - wall - part.box.y0,
+        top: part.box.y1 - board.y1 - wall,
+      }[o.side];
+      const along = o.side === "left" || o.side === "right" ? o.box.y1 - o.box.y0 : o.box.x1 - o.box.x0;
+      const size = `${mm(along)} wide, from ${mm(Math.max(o.box.z0, 0))} to ${mm(o.box.z1)} over the board's underside`;
+      const reach = out > 0 ? `stands ${mm(out)} out of the case` : `sits ${mm(-out)} inside the case's outer face`;
+      return `- ${o.ref} (${o.side} wall): ${reach}; its opening is ${size}.`;
+    }),
     "",
   ];
   return lines.join("\n");

@@ -7,7 +7,8 @@
  * the BOM, the schematic as PDF and a 3D render of the board (PNG), all made by kicad-cli; then the printable case
  * from the board's placement (hardware/case/write.ts, into hardware/case/<profile-id>/). With --check it makes
  * everything in a temporary folder and exits 1 naming the files that differ from the committed ones (dates, which
- * KiCad writes into Gerbers, drill, position and PDF files, are left out of the comparison). Needs KiCad 9.
+ * KiCad writes into Gerbers, drill, position and PDF files, and its version string are left out of the comparison; the
+ * render is only checked to be there, and --no-render skips it). Needs KiCad 9.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -82,7 +83,22 @@ pcbnew.SaveBoard(sys.argv[1], board)
 
 /** KiCad's zone filler on the saved board (kicad-cli cannot fill zones). */
 function fillZones(pcb: string): void {
-  execFileSync(KICAD_PYTHON, ["-c", FILL_ZONES, pcb], { stdio: ["ignore", "ignore", "pipe"] });
+  try {
+    execFileSync(KICAD_PYTHON, ["-c", FILL_ZONES, pcb], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (e) {
+    const err = e as { stderr?: Buffer; message: string };
+    throw new Error(
+      `filling the planes needs KiCad's Python module pcbnew in ${KICAD_PYTHON} (set KICAD_PYTHON): ${err.stderr?.toString().trim() || err.message}`,
+    );
+  }
+}
+
+/** The project's footprint table (written with the schematic, from the netlist) also finds the mounting holes' library. */
+function addMountingHoleLibrary(table: string): void {
+  const text = readFileSync(table, "utf8");
+  if (text.includes('(name "MountingHole")')) return;
+  const line = '\t(lib (name "MountingHole")(type "KiCad")(uri "${KICAD9_FOOTPRINT_DIR}/MountingHole.pretty")(options "")(descr ""))\n';
+  writeFileSync(table, text.replace(/\)\s*$/, `${line})\n`));
 }
 
 export interface BoardResult {
@@ -103,6 +119,7 @@ export function buildBoard(p: Profile, root: string, opts: { render?: boolean } 
   for (const [f, t] of Object.entries(repoLibrary())) writeFileSync(join(lib, f), t);
 
   writeSchematic(p, dir);
+  addMountingHoleLibrary(join(dir, "fp-lib-table"));
   writeFileSync(join(dir, `${p.id}.kicad_pro`), projectFile(p.id));
   const n = netlist(p);
   const schematic = join(dir, `${p.id}.kicad_sch`);
@@ -182,10 +199,12 @@ export function normalise(name: string, data: Buffer): string {
     return data
       .toString("latin1")
       .replace(/\/(CreationDate|ModDate) \([^)]*\)/g, "")
-      .replace(/\/ID \[[^\]]*\]/g, "");
+      .replace(/\/ID \[[^\]]*\]/g, "")
+      .replace(/\b9\.0\.\d+(\+\d+)?/g, "<kicad 9.0>");
   return data
     .toString("utf8")
     .replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[^\s*"]*/g, "<date>")
+    .replace(/\b9\.0\.\d+(\+\d+)?/g, "<kicad 9.0>")
     .replace(/^(; |## |%TF\.CreationDate|G04 Created by|;\s*DRILL file).*$/gm, "$1<stamp>");
 }
 
@@ -240,4 +259,8 @@ async function main(): Promise<void> {
   process.exit(bad);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  await main().catch((e: Error) => {
+    console.error(`npm run pcb: ${e.message}`);
+    process.exit(1);
+  });

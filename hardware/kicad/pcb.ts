@@ -112,7 +112,7 @@ export function writePcb(p: Profile, net: Netlist, pl: BoardPlacement, nets: Boa
   const vddPin = Object.keys(ledVdd.pins).find((k) => ledVdd.pins[k] === NET.ledRail || ledVdd.pins[k] === NET.fused)!;
   const ledRail = nets.netOf("LED1", vddPin)!;
   const planes = new Set([gnd, ledRail]);
-  const wide = new Set([NET.rail, NET.fused, NET.cell].map((n) => n));
+  const wide = new Set<string>([NET.rail, NET.fused, NET.cell]);
 
   // Nets that failed go first on the next try (a rip-up of everything, in a new order); three tries at most.
   let first: string[] = [];

@@ -90,10 +90,10 @@ export function usbOnlyBudget(p: Profile): { ledMa: number; totalMa: number; fus
  * Asleep but switched on (battery builds): the boost keeps running. Its no-load draw dominates everything else.
  */
 export const SLEEP = {
-  /** PowerBoost 1000C enabled with no load (Adafruit's figure, about 5 mA). */
+  /** PowerBoost 1000C enabled with no load: about 5 mA (measure yours: the README's first power-on checks). */
   boostMa: 5,
-  /** Pico in deep sleep (espruino.com/Pico: about 0.02 mA). */
-  picoMa: 0.02,
+  /** Pico in deep sleep: a few hundredths of a mA (espruino.com/Pico); the larger figure taken. */
+  picoMa: 0.03,
   /** The LED rail is cut by Q1; U2's supply current with its input low (datasheet I_CC 0.01 mA max). */
   shifterMa: 0.01,
   cellMah: 2000,

@@ -35,6 +35,7 @@ export function schematicFiles(p: Profile): SchematicFile[] {
   root.sheetBox(SHEETS.keys.name, SHEETS.keys.file, keysUuid, 3, 90, 370);
 
   const chain = new Sheet(SHEETS.chain.file, `${n.name}: the LED chain`, "A1", `/${rootUuid}/${chainUuid}`, project, 1000);
+  chain.quietPower = true;
   drawChain(chain, n, p);
   const keys = new Sheet(SHEETS.keys.file, `${n.name}: the key matrices`, "A2", `/${rootUuid}/${keysUuid}`, project, 2000);
   drawKeys(keys, n, p);
@@ -80,9 +81,19 @@ function byBlock(n: Netlist, kind: BoardPart["block"]["kind"]): BoardPart[] {
   return n.parts.filter((x) => x.block.kind === kind);
 }
 
-/** Parts in a row from (x, y), `step` apart. */
+/** Parts in a row from (x, y), `step` apart; modules keep their library's field places, switches name themselves below. */
 function row(s: Sheet, parts: BoardPart[], x: number, y: number, step = 30.48): void {
-  parts.forEach((part, i) => s.place(part, x + i * step, y));
+  parts.forEach((part, i) =>
+    s.place(
+      part,
+      x + i * step,
+      y,
+      0,
+      true,
+      [],
+      part.symbol.startsWith("Brainboard:") ? "symbol" : part.symbol === "Switch:SW_SPDT" ? "below" : "right",
+    ),
+  );
 }
 
 function drawRoot(s: Sheet, n: Netlist, p: Profile): void {
@@ -91,40 +102,41 @@ function drawRoot(s: Sheet, n: Netlist, p: Profile): void {
   s.note("Pin names are the Espruino Pico's own: VBAT is the Pico's USB 5 V less its diode; VCELL is the LiPo's plus.", 20, 27);
   const pico = n.parts.find((x) => x.ref === "U1")!;
   s.note("U1: Espruino Pico", 50, 45, 2, true);
-  s.place(pico, 78.74, 78.74);
+  s.place(pico, 78.74, 78.74, 0, true, [], "symbol");
 
   s.note("Power in", 150, 45, 2, true);
-  const power = [...byBlock(n, "battery").filter((x) => !x.ref.startsWith("R") && !x.ref.startsWith("C")), ...byBlock(n, "power")];
-  row(s, power, 170.18, 68.58, 45.72);
+  if (p.battery) drawPowerIn(s, n, 210.82, 68.58);
+  else row(s, byBlock(n, "power"), 170.18, 68.58);
   s.note(
     p.battery
       ? `Battery build: the cell (VCELL) plugs into U3; U3's 5V is +5V and feeds the Pico's BAT_IN. The power switch pulls U3's EN to GND (off).`
       : "USB only: the Pico's VBAT pin (USB 5 V less the Pico's diode) is +5V; BAT_IN stays unconnected.",
     150,
-    95,
+    102,
   );
   const flags = ["GND", NET.fused, ...(p.leds.powerPin ? [NET.ledRail] : [])];
-  s.note("Power flags (ERC: these nets are driven)", 150, 105);
-  flags.forEach((net, i) => s.flag(net, 154.94 + i * 30.48, 116.84));
+  s.note("Power flags (ERC: these nets are driven)", 150, 110);
+  flags.forEach((net, i) => s.flag(net, 154.94 + i * 30.48, 124.46));
 
   s.note("LED switch: Q1 slew-rate limited by its gate-drain capacitor", 150, 140, 2, true);
-  row(s, byBlock(n, "ledSwitch"), 160.02, 165.1);
-  if (p.leds.powerPin)
+  if (p.leds.powerPin) {
+    drawLedSwitch(s, n, 177.8, 160.02);
     s.note(
-      `The rail rises in ${st.riseMs[0]}-${st.riseMs[1]} ms (Miller plateau 1.0-2.5 V): ${st.inrushMa[1]}-${st.inrushMa[0]} mA into ${st.railUf} uF, plus the dark LEDs' ${st.idleMa} mA; it starts at most ${st.delayMs} ms after ${p.leds.powerPin} goes high.`,
+      `The rail rises in ${st.riseMs[0]}-${st.riseMs[1]} ms (Miller plateau 1.0-2.5 V): ${st.inrushMa[1]}-${st.inrushMa[0]} mA into ${st.railUf} uF, plus the dark LEDs' ${st.idleMa} mA; it is up at most ${st.settleMs} ms after ${p.leds.powerPin} goes high.`,
       150,
-      185,
+      205,
     );
+  } else row(s, byBlock(n, "ledSwitch"), 160.02, 165.1);
 
-  s.note("LED data: 3.3 V to 5 V, series resistor into LED1", 150, 205, 2, true);
-  row(s, byBlock(n, "data"), 160.02, 228.6);
+  s.note("LED data: 3.3 V to 5 V, series resistor into LED1", 150, 218, 2, true);
+  row(s, byBlock(n, "data"), 160.02, 238.76);
 
   if (p.buzzer) {
-    s.note("Buzzer", 150, 260, 2, true);
-    row(s, byBlock(n, "buzzer"), 160.02, 284.48);
+    s.note("Buzzer", 150, 265, 2, true);
+    row(s, byBlock(n, "buzzer"), 160.02, 289.56);
   }
   if (p.battery) {
-    s.note("Cell divider", 340, 260, 2, true);
+    s.note("Cell divider", 340, 265, 2, true);
     row(
       s,
       byBlock(n, "battery").filter((x) => x.ref.startsWith("R") || x.ref.startsWith("C")),
@@ -143,9 +155,116 @@ function drawRoot(s: Sheet, n: Netlist, p: Profile): void {
     s.note(
       `Asleep but switched on, the unit draws about ${sleep.totalMa} mA (the boost's own ${5} mA): a 2000 mAh cell lasts about ${sleep.days} days. Switch it off.`,
       150,
-      326,
+      336,
     );
   s.note("Sheets", 30, 360, 2, true);
+}
+
+/**
+ * A battery build's power input, wired: the power switch on the charger's EN (off: EN to GND), the charger's 5V
+ * through F1 to +5V_F, with +5V (the Pico's BAT_IN) taken off before the fuse. (x, y) is the charger.
+ */
+function drawPowerIn(s: Sheet, n: Netlist, x: number, y: number): void {
+  const boost = n.parts.find((p) => p.symbol === "Brainboard:PowerBoost_1000C")!;
+  const sw = n.parts.find((p) => p.symbol === "Switch:SW_SPDT")!;
+  const fuse = n.parts.find((p) => p.symbol === "Device:Polyfuse")!;
+  const u = s.place(boost, x, y, 0, true, ["EN", "5V"], "symbol").pins;
+  const k = s.place(sw, x - 45.72, y + 10.16, 180, true, ["2"], "below").pins;
+  const f = s.place(fuse, x + 30.48, y + 2.54, 90, true, ["1"], "above").pins;
+  // EN down and across to the switch's common, named on the way.
+  const en = u.get("EN")!;
+  const common = k.get("2")!;
+  const bend = en.x - 5.08;
+  s.wire(en.x, en.y, bend, en.y);
+  vbus(s, bend, [en.y, common.y, common.y + 2.54]);
+  s.wire(bend, common.y, common.x, common.y);
+  s.junction(bend, common.y);
+  s.label(boost.pins.EN!, bend, common.y + 2.54, "down");
+  // 5V to the fuse, +5V taken off on the way.
+  const out = u.get("5V")!;
+  const tap = out.x + 7.62;
+  bus_(s, [out.x, tap, f.get("1")!.x], out.y);
+  s.wire(tap, out.y, tap, out.y - 7.62);
+  s.power(NET.rail, tap, out.y - 7.62, "up");
+}
+
+/** The part of `n` whose pins are on exactly these nets (a role in the circuit, whatever its reference). */
+function byNets(n: Netlist, block: BoardPart["block"]["kind"], nets: string[], symbol?: string): BoardPart {
+  const want = [...nets].sort().join();
+  const part = n.parts.find(
+    (x) => x.block.kind === block && Object.values(x.pins).sort().join() === want && (!symbol || x.symbol === symbol),
+  );
+  if (!part) throw new Error(`no part on ${nets.join(", ")} in the ${block} block`);
+  return part;
+}
+
+/**
+ * The LED switch drawn as a circuit, wires and all: +5V_F across the top, Q1 (source up, gate right) with C_GS and
+ * R_GS from its gate to +5V_F and C_GD from its gate to its drain, the +5V_LED line with the bulk capacitor below,
+ * and Q2 pulling the gate through R_G. (x, y) is Q1.
+ */
+function drawLedSwitch(s: Sheet, n: Netlist, x: number, y: number): void {
+  const q1 = n.parts.find((p) => p.ref === "Q1")!;
+  const q2 = n.parts.find((p) => p.ref === "Q2")!;
+  const gate = q1.pins["1"]!;
+  const pull = q2.pins["3"]!;
+  const base = q2.pins["1"]!;
+  const rGs = byNets(n, "ledSwitch", [NET.fused, gate], "Device:R");
+  const cGs = byNets(n, "ledSwitch", [NET.fused, gate], "Device:C");
+  const cGd = byNets(n, "ledSwitch", [gate, NET.ledRail]);
+  const rG = byNets(n, "ledSwitch", [gate, pull]);
+  const rB = n.parts.find(
+    (p) => p.block.kind === "ledSwitch" && Object.values(p.pins).includes(base) && !Object.values(p.pins).includes(NET.gnd) && p !== q2,
+  )!;
+  const rPd = byNets(n, "ledSwitch", [base, NET.gnd]);
+  const bulk = byNets(n, "ledSwitch", [NET.ledRail, NET.gnd]);
+  const top = y - 12.7;
+  const rail = y + 15.24;
+
+  const q = s.place(q1, x, y, 180, false, [], "left").pins;
+  const [src, drain, g] = [q.get("2")!, q.get("3")!, q.get("1")!];
+  const cgs = s.place(cGs, x + 12.7, y - 3.81, 0, false).pins;
+  const rgs = s.place(rGs, x + 25.4, y - 3.81, 0, false).pins;
+  const cgd = s.place(cGd, x + 7.62, y + 7.62, 0, false).pins;
+  const rg = s.place(rG, x + 33.02, y + 3.81, 0, false).pins;
+  const qb = s.place(q2, x + 30.48, y + 22.86, 0, false).pins;
+  const rb = s.place(rB, x + 17.78, y + 22.86, 90, false, [], "above").pins;
+  const rpd = s.place(rPd, x + 25.4, y + 26.67, 0, false, [], "left").pins;
+  const cb = s.place(bulk, x - 12.7, y + 19.05, 0, false).pins;
+
+  // +5V_F across the top: Q1's source, C_GS and R_GS.
+  for (const pin of [src, cgs.get("1")!, rgs.get("1")!]) s.wire(pin.x, pin.y, pin.x, top);
+  s.label(NET.fused, x - 7.62, top, "left");
+  bus_(s, [x - 7.62, src.x, cgs.get("1")!.x, rgs.get("1")!.x], top);
+  // The gate line: Q1's gate, C_GD, C_GS, R_GS, R_G.
+  s.wire(cgd.get("1")!.x, cgd.get("1")!.y, cgd.get("1")!.x, y);
+  bus_(s, [g.x, cgd.get("1")!.x, cgs.get("2")!.x, rgs.get("2")!.x, rg.get("1")!.x], y);
+  // +5V_LED: Q1's drain, C_GD, the bulk capacitor.
+  s.wire(drain.x, drain.y, drain.x, rail);
+  s.wire(cgd.get("2")!.x, cgd.get("2")!.y, cgd.get("2")!.x, rail);
+  s.wire(cb.get("1")!.x, cb.get("1")!.y, cb.get("1")!.x, rail);
+  s.label(NET.ledRail, x - 17.78, rail, "left");
+  bus_(s, [x - 17.78, cb.get("1")!.x, drain.x, cgd.get("2")!.x], rail);
+  s.terminate(cb.get("2")!, NET.gnd, `${bulk.ref}/2`);
+  // The gate's label, so the net keeps its netlist name.
+  s.wire(rg.get("1")!.x, y, rg.get("1")!.x + 5.08, y);
+  s.label(gate, rg.get("1")!.x + 5.08, y, "right");
+  // Q2 pulls the gate down through R_G; its base from the LED power pin, with the pull-down.
+  const mid = y + 12.7;
+  vbus(s, rg.get("2")!.x, [rg.get("2")!.y, mid, qb.get("3")!.y]);
+  s.junction(rg.get("2")!.x, mid);
+  s.wire(rg.get("2")!.x, mid, rg.get("2")!.x + 5.08, mid);
+  s.label(pull, rg.get("2")!.x + 5.08, mid, "right");
+  s.terminate(qb.get("2")!, NET.gnd, "Q2/2");
+  const tap = rb.get("2")!.x + 1.27;
+  s.wire(rb.get("2")!.x, rb.get("2")!.y, tap, rb.get("2")!.y);
+  s.wire(tap, rb.get("2")!.y, qb.get("1")!.x, qb.get("1")!.y);
+  s.junction(tap, rb.get("2")!.y);
+  s.wire(tap, rb.get("2")!.y, tap, rb.get("2")!.y - 6.35);
+  s.label(base, tap, rb.get("2")!.y - 6.35, "up");
+  s.junction(qb.get("1")!.x, qb.get("1")!.y);
+  s.terminate(rb.get("1")!, rB.pins["1"]!, `${rB.ref}/1`);
+  s.terminate(rpd.get("2")!, NET.gnd, `${rPd.ref}/2`);
 }
 
 const LEDS_PER_ROW = 18;
@@ -173,7 +292,7 @@ function drawChain(s: Sheet, n: Netlist, p: Profile): void {
       const led = leds[r * LEDS_PER_ROW + c];
       const index = (led.block as { index: number }).index;
       const x0 = 30.48 + c * LED_CELL;
-      const l = s.place(led, x0, y0, 0, true, [vddPin]);
+      const l = s.place(led, x0, y0, 0, true, [vddPin], "below");
       const vdd = l.pins.get(vddPin)!;
       s.wire(vdd.x, vdd.y, vdd.x, bus);
       const cap = caps.get(index)!;
@@ -223,7 +342,7 @@ function drawKeys(s: Sheet, n: Netlist, p: Profile): void {
       const cx = left + b.col * KEY_W;
       const cy = top + b.row * KEY_H;
       const sp = s.place(sw, cx + 7.62, cy, 0, false, [], "above");
-      const dp = s.place(d, cx + 38.1, cy + 3.81, 90, false);
+      const dp = s.place(d, cx + 38.1, cy + 3.81, 90, false, [], "left");
       const p1 = sp.pins.get("1")!;
       const p2 = sp.pins.get("2")!;
       const a = dp.pins.get("2")!;

@@ -6,7 +6,7 @@
  */
 import type { BoardPart } from "./netlist.ts";
 import { createHash } from "node:crypto";
-import { num, q, serialize, type SExpr } from "./sexpr.ts";
+import { child, children, num, q, serialize, text, type SExpr } from "./sexpr.ts";
 import { libSymbol, type SymbolPin } from "./symbols.ts";
 
 /** KiCad 9's schematic format. */
@@ -35,6 +35,8 @@ export class Sheet {
   private items: SExpr[] = [];
   private libIds = new Set<string>();
   private powerCount = 0;
+  /** Power symbols without their net's name beside them (where one sits at every part, as in the chain). */
+  quietPower = false;
   private seq = 0;
 
   constructor(
@@ -53,7 +55,16 @@ export class Sheet {
   }
 
   /** Places a part; with `connect`, every pin gets its stub and label, power symbol or no-connect flag. */
-  place(part: BoardPart, x: number, y: number, rot = 0, connect = true, skip: string[] = [], textAt: "right" | "above" = "right"): Placed {
+  place(
+    part: BoardPart,
+    x: number,
+    y: number,
+    rot = 0,
+    connect = true,
+    skip: string[] = [],
+    /** Where the reference and value go; "symbol": where the library symbol puts them (modules). */
+    textAt: "right" | "above" | "left" | "below" | "symbol" = "right",
+  ): Placed {
     const sym = libSymbol(part.symbol);
     this.libIds.add(part.symbol);
     x = snap(x);
@@ -76,24 +87,27 @@ export class Sheet {
     ];
     const box = Math.max(...sym.pins.map((p) => Math.abs(p.x)), 2.54);
     this.items.push([
-      "symbol",
-      ["lib_id", q(part.symbol)],
-      ["at", num(x), num(y), String(rot)],
-      ["unit", "1"],
-      ["exclude_from_sim", "no"],
-      ["in_bom", "yes"],
-      ["on_board", "yes"],
-      ["dnp", "no"],
-      ["uuid", q(this.id(`sym/${part.ref}`))],
+      ...symbolHead(part.symbol, x, y, rot, this.id(`sym/${part.ref}`)),
       ...fields.map(([name, value, hide], i): SExpr => {
-        const beside = textAt === "right" ? [x + box + 1.27, y - 1.27 + i * 2.54] : [x - box + i * 2 * box, y - 3.81];
-        const at = i < 2 ? ["at", num(beside[0]), num(beside[1]), "0"] : ["at", num(x), num(y), "0"];
+        const beside = {
+          right: [x + box + 1.27, y - 1.27 + i * 2.54],
+          left: [x - box - 1.27, y - 1.27 + i * 2.54],
+          above: [x - box + i * 2 * box, y - 3.81],
+          below: [x + box - 1.27, y + 5.08 + i * 2.54],
+          symbol: libFieldAt(sym.tree, name, x, y),
+        }[textAt];
+        // KiCad turns a field with its symbol: a quarter turn is undone by the field's own angle, a half turn
+        // swaps its justification.
+        const angle = rot === 90 || rot === 270 ? String(rot) : "0";
+        const at = i < 2 ? ["at", num(beside[0]), num(beside[1]), angle] : ["at", num(x), num(y), "0"];
+        const justify = (textAt === "left") !== (rot === 180 || rot === 90) ? "right" : "left";
+        const aligned = i < 2 && textAt !== "symbol";
         return [
           "property",
           q(name),
           q(value),
           at,
-          ["effects", FONT, ...(i < 2 ? [["justify", "left"]] : []), ...(hide ? [["hide", "yes"]] : [])],
+          ["effects", FONT, ...(aligned ? [["justify", justify]] : []), ...(hide ? [["hide", "yes"]] : [])],
         ];
       }),
       ...[...pins.keys()].map((n): SExpr => ["pin", q(n), ["uuid", q(this.id(`pin/${part.ref}/${n}`))]]),
@@ -162,15 +176,7 @@ export class Sheet {
     const rot = down ? { down: 0, right: 90, up: 180, left: 270 }[out] : { up: 0, left: 90, down: 180, right: 270 }[out];
     const ref = `${flag ? "#FLG" : "#PWR"}${String(this.powerBase + ++this.powerCount).padStart(4, "0")}`;
     this.items.push([
-      "symbol",
-      ["lib_id", q(libId)],
-      ["at", num(x), num(y), String(rot)],
-      ["unit", "1"],
-      ["exclude_from_sim", "no"],
-      ["in_bom", "yes"],
-      ["on_board", "yes"],
-      ["dnp", "no"],
-      ["uuid", q(this.id(`pwr/${ref}`))],
+      ...symbolHead(libId, x, y, rot, this.id(`pwr/${ref}`)),
       ["property", q("Reference"), q(ref), ["at", num(x), num(y), "0"], ["effects", FONT, ["hide", "yes"]]],
       [
         "property",
@@ -182,7 +188,7 @@ export class Sheet {
           num(y + (out === "down" ? 5.08 : out === "up" ? -5.08 : 0)),
           "0",
         ],
-        ["effects", FONT, ...(flag ? [["hide", "yes"]] : [])],
+        ["effects", FONT, ...(flag || this.quietPower ? [["hide", "yes"]] : [])],
       ],
       ["property", q("Footprint"), q(""), ["at", num(x), num(y), "0"], ["effects", FONT, ["hide", "yes"]]],
       ["property", q("Datasheet"), q(""), ["at", num(x), num(y), "0"], ["effects", FONT, ["hide", "yes"]]],
@@ -255,6 +261,28 @@ export class Sheet {
     ];
     return serialize(tree) + "\n";
   }
+}
+
+/** Where the library symbol puts a field, for a symbol placed unturned at (x, y). */
+function libFieldAt(tree: SExpr[], name: string, x: number, y: number): number[] {
+  const field = children(tree, "property").find((f) => text(f[1]) === name);
+  const at = field && child(field, "at");
+  return at ? [x + Number(at[1]), y - Number(at[2])] : [x, y];
+}
+
+/** The start of a placed symbol: which, where, turned how far, in the BOM and on the board. */
+function symbolHead(libId: string, x: number, y: number, rot: number, id: string): SExpr[] {
+  return [
+    "symbol",
+    ["lib_id", q(libId)],
+    ["at", num(x), num(y), String(rot)],
+    ["unit", "1"],
+    ["exclude_from_sim", "no"],
+    ["in_bom", "yes"],
+    ["on_board", "yes"],
+    ["dnp", "no"],
+    ["uuid", q(id)],
+  ];
 }
 
 /** Where a pin's connection point lands on the sheet, and which way is out of the body. */

@@ -153,7 +153,7 @@ function moduleSymbol(name: string, ref: string, value: string, description: str
     ["in_bom", "yes"],
     ["on_board", "yes"],
     prop("Reference", ref, 0, top + 2.54),
-    prop("Value", value, 0, -top - 2.54 * (rows - 2 * Math.ceil(rows / 2) + 1)),
+    prop("Value", value, 0, top - 2.54 * (rows + 2)),
     prop("Footprint", `Brainboard:${name === "PowerBoost_1000C" ? "Adafruit_PowerBoost_1000C" : name}`, 0, 0, true),
     prop("Datasheet", "", 0, 0, true),
     prop("Description", description, 0, 0, true),

@@ -65,7 +65,7 @@ export interface BoardOptions {
   callbackTimeoutMs?: number;
 }
 
-export type BoardEvent = "leds" | "tone" | "console" | "reset" | "power";
+export type BoardEvent = "leds" | "tone" | "console" | "reset" | "power" | "storage";
 
 /** A power cut: at a scheduled instant (between two firmware calls), or during a Storage operation (a torn write). */
 export interface PowerCutRecord {
@@ -137,6 +137,8 @@ export class VirtualBoard {
       pageBytes: info.storagePageBytes,
       file: opts.storageFile,
       warn: (m) => this.warnings.push(m),
+      // (A problem found while the board is made has no listener yet: it is in storage.problem.)
+      onProblem: () => this.emit("storage"),
     });
     this.circuit = new Circuit(info, this.profile);
     this.keys = this.circuit.keys;

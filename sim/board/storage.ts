@@ -51,7 +51,7 @@
  * off) and `apply` throws PowerCutError, so nothing more of the firmware call that asked for the
  * write reaches the board.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** Longer names are silently truncated by the device. */
@@ -89,6 +89,16 @@ export interface StorageOptions {
   file?: string;
   /** Called with a message for everything the device would silently accept but is probably a mistake. */
   warn?: (message: string) => void;
+  /** Called at once when the file can no longer be written (with why), and when it can again (null). */
+  onProblem?: (problem: string | null) => void;
+}
+
+/**
+ * The largest Storage file read: its base64 data, JSON around it and trash for a Storage of `capacity`
+ * bytes, with room to spare. A larger one is refused before a byte of it is read.
+ */
+export function storageFileLimit(capacity: number): number {
+  return capacity * 4 + 65_536;
 }
 
 /** How far an operation got before the power was cut. */
@@ -218,12 +228,16 @@ export class VirtualStorage {
   readonly compactionCuts: CompactionCut[] = [];
   /** Where the last bad Storage file was moved to, if one was. */
   movedAside: string | undefined;
+  /** Why the file could not be written the last time it was tried (null: it was written). */
+  problem: string | null = null;
+  private onProblem: (problem: string | null) => void;
 
   constructor(opts: StorageOptions) {
     this.capacity = opts.capacity;
     this.pageBytes = opts.pageBytes ?? (opts.capacity % 16384 === 0 ? 16384 : 4096);
     this.file = opts.file;
     this.warn = opts.warn ?? (() => {});
+    this.onProblem = opts.onProblem ?? (() => {});
     if (this.file && existsSync(this.file)) {
       try {
         this.load(this.file);
@@ -242,6 +256,14 @@ export class VirtualStorage {
           (this as { file: string | undefined }).file = undefined;
         }
       }
+    }
+    // A file that cannot be written (a read-only or full disk) is found now, not at the first save: Storage is
+    // then kept in memory only, and says so; the file, if there is one, stays as the last good copy.
+    if (this.file && !this.save()) {
+      const why = this.problem;
+      (this as { file: string | undefined }).file = undefined;
+      this.problem = `${why}; Storage is kept in memory only: nothing played in this run survives a restart`;
+      this.warn(this.problem);
     }
   }
 
@@ -695,8 +717,15 @@ export class VirtualStorage {
     const text = JSON.stringify(data, null, 1);
     for (let attempt = 0; ; attempt++) {
       try {
-        writeFileSync(tmp, text);
+        // Whatever is at FILE.tmp (a symlink someone left there, a copy cut short) is removed, not followed: the
+        // new copy is created afresh ("wx" fails rather than follow a link that appears in between).
+        rmSync(tmp, { force: true });
+        writeFileSync(tmp, text, { flag: "wx" });
         renameSync(tmp, this.file);
+        if (this.problem !== null) {
+          this.problem = null;
+          this.onProblem(null);
+        }
         return true;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -709,9 +738,17 @@ export class VirtualStorage {
             // falls through to the failed write
           }
         }
+        try {
+          rmSync(tmp, { force: true }); // no partial copy left behind
+        } catch {
+          // nothing more to do: the last good copy is the file itself
+        }
+        const problem = `Storage file ${this.file} could not be written (${code ?? (e as Error).message}): the last save is not kept; the unit carries on, and the file holds the last copy that was written`;
         this.warn(
           `Storage file ${this.file} could not be written (${code ?? (e as Error).message}): the Storage call failed, as on a full flash, and nothing changed`,
         );
+        this.problem = problem;
+        this.onProblem(problem);
         return false;
       }
     }
@@ -720,7 +757,11 @@ export class VirtualStorage {
   private load(file: string): void {
     let text: string;
     try {
-      if (statSync(file).isDirectory()) throw new BadStorageFile("is a directory, not a file");
+      const st = statSync(file);
+      if (st.isDirectory()) throw new BadStorageFile("is a directory, not a file");
+      const limit = storageFileLimit(this.capacity);
+      if (st.size > limit)
+        throw new BadStorageFile(`is ${st.size} bytes, more than a Storage file of ${this.capacity} bytes can be (${limit}); not read`);
       text = readFileSync(file, "utf8");
     } catch (e) {
       if (e instanceof BadStorageFile) throw e;
@@ -747,10 +788,13 @@ export class VirtualStorage {
     }
     // Version 1 kept only the trash's size: it is put after the files (where compaction finds it last).
     const trashBytes = data.version === 1 ? Math.max(0, Number(data.trashBytes) | 0) : 0;
+    if (trashBytes > this.capacity)
+      throw new BadStorageFile(`claims ${trashBytes} bytes of trash, more than the board's ${this.capacity} bytes of Storage`);
     if (trashBytes > STORAGE_HEADER_BYTES)
       journal.push({ name: "", bytes: new Uint8Array(trashBytes - STORAGE_HEADER_BYTES).fill(0xff), trash: true });
     this.journal = journal;
-    if (this.usedBytes() > this.capacity) this.warn(`Storage file ${file} holds more than the board's ${this.capacity} bytes`);
+    if (this.usedBytes() > this.capacity)
+      throw new BadStorageFile(`holds ${this.usedBytes()} bytes, more than the board's ${this.capacity} bytes of Storage`);
   }
 }
 

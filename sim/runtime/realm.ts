@@ -123,6 +123,9 @@ export const MISSING_BUILTINS: Record<string, string[]> = {
   Error: ["captureStackTrace", "stackTraceLimit"],
 };
 
+/** The most elements (or characters) one array, typed array or string of the firmware may have: far beyond any board's RAM. */
+export const MAX_ELEMENTS = 1 << 20;
+
 /** What the host gives the realm. */
 export interface RealmHooks {
   /** Milliseconds for Date.now() and new Date(). */
@@ -379,6 +382,36 @@ const PRELUDE = String.raw`(function (hooks, missing) {
   RealNumber.prototype.constructor = ENumber;
   ["MAX_VALUE", "MIN_VALUE", "NaN", "NEGATIVE_INFINITY", "POSITIVE_INFINITY"].forEach(function (k) { ENumber[k] = RealNumber[k]; });
   G.Number = ENumber;
+
+  // Allocations the board's RAM could never hold (Espruino runs out of memory long before) are refused
+  // before they are made: a built-in call on them is native code the callback timeout cannot interrupt,
+  // so one such call would stall the simulator for seconds and take gigabytes (the console runs what
+  // anyone types). What is left (an array grown by assigning its length, then walked) stays bounded by
+  // the same checks in fill() and join().
+  var MAX_ELEMENTS = ${MAX_ELEMENTS};
+  var RealReflect = Reflect;
+  function tooBig(n, what) {
+    throw new InternalError("Out of Memory: " + what + " of " + n + " would not fit the board's RAM (the simulator refuses more than " + MAX_ELEMENTS + ")");
+  }
+  function sizeOf(a) { return typeof a === "number" ? a : a && typeof a === "object" && typeof a.length === "number" ? a.length : 0; }
+  function guarded(C, name, count) {
+    return new RealProxy(C, {
+      construct: function (t, args, nt) { var n = count(args); if (n > MAX_ELEMENTS) tooBig(n, name); return RealReflect.construct(t, args, nt); },
+      apply: function (t, self, args) { var n = count(args); if (n > MAX_ELEMENTS) tooBig(n, name); return RealReflect.apply(t, self, args); }
+    });
+  }
+  G.Array = guarded(Array, "an array", function (args) { return args.length === 1 && typeof args[0] === "number" ? args[0] : 0; });
+  G.ArrayBuffer = guarded(ArrayBuffer, "an ArrayBuffer", function (args) { return +args[0] || 0; });
+  ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array"].forEach(function (name) {
+    G[name] = guarded(G[name], "a " + name, function (args) { return sizeOf(args[0]); });
+  });
+  var realRepeat = String.prototype.repeat, realPadStart = String.prototype.padStart, realPadEnd = String.prototype.padEnd;
+  String.prototype.repeat = function repeat(n) { var len = String(this).length * (+n || 0); if (len > MAX_ELEMENTS) tooBig(len, "a string"); return realRepeat.call(this, n); };
+  String.prototype.padStart = function padStart(n, f) { if (+n > MAX_ELEMENTS) tooBig(+n, "a string"); return realPadStart.call(this, n, f); };
+  String.prototype.padEnd = function padEnd(n, f) { if (+n > MAX_ELEMENTS) tooBig(+n, "a string"); return realPadEnd.call(this, n, f); };
+  var realFill = Array.prototype.fill, realJoin = Array.prototype.join;
+  Array.prototype.fill = function fill(v, a, b) { if (this.length > MAX_ELEMENTS) tooBig(this.length, "an array"); return realFill.call(this, v, a, b); };
+  Array.prototype.join = function join(sep) { if (this.length > MAX_ELEMENTS) tooBig(this.length, "an array"); return realJoin.call(this, sep); };
 
   var roots = {
     globalThis: G, TypedArray: TypedArray, "TypedArray.prototype": TypedArray.prototype,

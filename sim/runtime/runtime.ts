@@ -19,10 +19,10 @@ import type { Circuit, GpioMode, Level } from "../board/circuit.ts";
 import { GPIO_MODES } from "../board/circuit.ts";
 import type { ClockEvent, VirtualClock } from "../board/clock.ts";
 import { createEspruinoRealm, type EspruinoRealm } from "./realm.ts";
-import { parseJsonish, toJsonish } from "./jsonish.ts";
 import { SizeEstimator } from "./memory.ts";
 import { Prng } from "../../firmware/tools/prng.ts";
 import { bytesFromString, type VirtualStorage } from "../board/storage.ts";
+import { neopixelModule, storageModule, type ApiKit } from "./modules.ts";
 
 /** Espruino's TIMER_MIN_INTERVAL, in ms. */
 export const TIMER_MIN_INTERVAL_MS = 0.1;
@@ -970,130 +970,33 @@ export class EspruinoRuntime {
 
   // ---------------------------------------------------------------- modules
 
+  /** What the modules (modules.ts) need of the runtime. */
+  private kit(): ApiKit {
+    return {
+      bus: this.bus,
+      C: this.C,
+      guard: () => this.guard(),
+      err: (m) => this.err(m),
+      obj: (p) => this.obj(p),
+      toArray: (items) => this.toArray(items),
+      pinName: (v, fn) => this.pinName(v, fn),
+      bytesOf: (d, what) => this.bytesOf(d, what),
+    };
+  }
+
   private require(name: unknown): object {
     this.guard();
     const key = String(name);
     const cached = this.modules.get(key);
     if (cached) return cached;
     let mod: object;
-    if (key === "neopixel") mod = this.neopixelModule();
-    else if (key === "Storage") mod = this.storageModule();
+    if (key === "neopixel") mod = neopixelModule(this.kit());
+    else if (key === "Storage") mod = storageModule(this.kit(), this.flashStrings);
     else throw this.err(`Module "${key}" not found`);
     this.modules.set(key, mod);
     this.builtins.add(mod);
     for (const v of Object.values(mod)) if (typeof v === "function") this.builtins.add(v);
     return mod;
-  }
-
-  private neopixelModule(): object {
-    return this.obj({
-      write: (pin: unknown, data: unknown) => {
-        this.guard();
-        const name = this.pinName(pin, "neopixel.write");
-        if (!this.bus.board.neopixelPins.includes(name)) throw this.err("No suitable SPI device found for this pin");
-        const bytes = this.bytesOf(data, "neopixel.write");
-        if (bytes.length === 0 || bytes.length % 3 !== 0) throw this.err("Data length must be a multiple of 3 (RGB)");
-        this.bus.neopixelWrite(name, bytes);
-      },
-    });
-  }
-
-  private storageModule(): object {
-    const storage = this.bus.storage;
-    const C = this.C;
-    const readString = (name: unknown, offset?: unknown, length?: unknown) =>
-      storage.readString(
-        String(name),
-        offset === undefined ? undefined : Number(offset),
-        length === undefined ? undefined : Number(length),
-      );
-    return this.obj({
-      read: (name: unknown, offset?: unknown, length?: unknown) => {
-        this.guard();
-        const text = readString(name, offset, length);
-        // (Short ones are left out: a short string in RAM with the same text would count as mapped too.)
-        if (text && text.length > 64) this.flashStrings.add(text);
-        return text;
-      },
-      readArrayBuffer: (name: unknown) => {
-        this.guard();
-        const bytes = storage.read(String(name));
-        if (!bytes) return undefined;
-        const u = new C.Uint8Array(bytes.length);
-        u.set(bytes);
-        return u.buffer;
-      },
-      readJSON: (name: unknown, noExceptions?: unknown) => {
-        this.guard();
-        const text = readString(name);
-        if (text === undefined) return undefined;
-        try {
-          const v = parseJsonish(text);
-          return v === undefined ? undefined : C.JSON.parse(JSON.stringify(v));
-        } catch (e) {
-          if (noExceptions) return undefined;
-          throw this.err(`Storage.readJSON("${String(name)}"): ${(e as Error).message}`);
-        }
-      },
-      write: (name: unknown, data: unknown, offset?: unknown, size?: unknown) => {
-        this.guard();
-        let bytes: Uint8Array;
-        if (
-          typeof data === "string" ||
-          ArrayBuffer.isView(data) ||
-          Array.isArray(data) ||
-          Object.prototype.toString.call(data) === "[object ArrayBuffer]"
-        )
-          bytes = this.bytesOf(data, "Storage.write");
-        else if (data && typeof data === "object") bytes = bytesFromString((C.JSON.stringify as (v: unknown) => string)(data));
-        else bytes = bytesFromString(String(data));
-        try {
-          return storage.write(
-            String(name),
-            bytes,
-            offset === undefined ? undefined : Number(offset),
-            size === undefined ? undefined : Number(size),
-          );
-        } catch (e) {
-          throw this.err((e as Error).message);
-        }
-      },
-      writeJSON: (name: unknown, data: unknown) => {
-        this.guard();
-        return storage.write(String(name), bytesFromString(toJsonish(data)));
-      },
-      erase: (name: unknown) => {
-        this.guard();
-        storage.erase(String(name));
-      },
-      eraseAll: () => {
-        this.guard();
-        storage.eraseAll();
-      },
-      list: (pattern?: unknown) => {
-        this.guard();
-        const re = pattern as { test?: (s: string) => boolean } | undefined;
-        const filter =
-          re && typeof re.test === "function"
-            ? (n: string) => re.test!(n)
-            : typeof pattern === "string"
-              ? (n: string) => n.includes(pattern)
-              : undefined;
-        return this.toArray(storage.list(filter));
-      },
-      getFree: () => storage.getFree(),
-      compact: () => {
-        this.guard();
-        storage.compact();
-      },
-      getStats: () => this.obj({ ...storage.getStats() }),
-      hash: (name: unknown) => {
-        const s = readString(name) ?? "";
-        let h = 0;
-        for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-        return h >>> 0;
-      },
-    });
   }
 }
 

@@ -156,6 +156,8 @@ export interface SimState {
   watch: WatchStatus | null;
   /** What the unit shows and what to do next, in words, with the scores as numbers and the keys' legends (sim/views/status.ts). */
   status: UnitStatus;
+  /** Why the Storage file could not be written the last time (the last saves are not kept), or null. */
+  storageProblem: string | null;
 }
 
 /** Brain Flip's cards on the pad: picture ids in card order (card = row * grid + column). */
@@ -335,6 +337,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       flip: flipCards(),
       watch: watcher ? watcher.status() : null,
       status: unitStatus.status(),
+      storageProblem: board instanceof VirtualBoard ? board.storage.problem : null,
     };
   };
   /** The segments as the codebreaker may see them: what lies under a closed shield is reported off. */
@@ -369,6 +372,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     dirty = true;
   };
   for (const ev of ["leds", "power", "reset", "console"] as const) board.on(ev, markDirty);
+  if (board instanceof VirtualBoard) board.on("storage", markDirty);
 
   if (opts.powerOn ?? true) {
     try {

@@ -215,7 +215,7 @@ const width = Math.max(...rows.map((r) => r.what.length));
 for (const r of rows) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.what.padEnd(width)}  ${r.value.padEnd(34)} bound ${r.bound}`);
 if (board.errors.length) console.log("firmware errors:", board.errors);
 if (process.argv.includes("--write"))
-  writeBlock(
+  await writeBlock(
     "bench",
     `Measured by \`npm run bench -- --write\` on ${measuredOn()}, on the built bundle for ${profile.id} in the simulator.\n\n` +
       table(

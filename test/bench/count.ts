@@ -25,7 +25,7 @@ import { preludeSource } from "../../sim/espruino/prelude.ts";
 
 /** The Leibniz loop on an Espruino Pico: 458 s for 1,000,000 iterations (Espruino forum, 2017). */
 export const PICO_MS_PER_LEIBNIZ_ITERATION = 458_000 / 1_000_000;
-const LEIBNIZ_ITERATIONS = 20_000;
+const LEIBNIZ_ITERATIONS = 100_000;
 /** The build whose instructions are counted. */
 export const COUNT_BUILD: EspruinoBuild = "espruino";
 /**
@@ -34,17 +34,22 @@ export const COUNT_BUILD: EspruinoBuild = "espruino";
  */
 const RACE_SECRET_INDEX = 38024;
 
-/** Repetitions per piece: enough that the piece's count is far above the runs' own variation (a few thousand). */
+/**
+ * Repetitions per piece: enough that the piece's count is far above the runs' own variation (a run's count varies by
+ * up to ~60,000 instructions, whatever it does: the interpreter's start and exit).
+ */
 const REPEATS: Record<string, number> = {
   "scan (idle)": 40,
   "scan (key held)": 40,
-  "scan's pin stubs (a row)": 40,
+  "scan's pin stubs (a row)": 400,
   "ui key (colour or undo)": 40,
   "render (menu)": 40,
   "render (game in play)": 40,
   "pixels.show (changed)": 40,
   "pixels.show (same)": 40,
   "key's frame (ui, render, show)": 40,
+  "hint race+ after row 1 (example)": 10,
+  "hint race+ after row 2 (example)": 2,
 };
 /** Pieces not named above (hints, moves) are long: once is enough. */
 const DEFAULT_REPEATS = 1;

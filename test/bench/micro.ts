@@ -55,7 +55,7 @@ if (values.count) {
     );
   if (values.write) {
     if (values.only) throw new Error("bench:micro: --write takes every piece (no --only)");
-    writeBlock(
+    await writeBlock(
       "micro",
       `Counted by \`npm run bench:micro -- --count --write\` on ${measuredOn()}: \`${result.build}\` under callgrind, ` +
         `${result.leibnizInstructions.toLocaleString("en")} instructions a Leibniz iteration, so ${(result.instructionsPerPicoSecond / 1e8).toFixed(3)}e8 a Pico second.\n\n` +

@@ -129,7 +129,7 @@ describe("probe 1: the console cannot run code on the host", () => {
       `this.constructor.constructor${run}`,
       `hasOwnProperty.constructor${run}`,
       `Object.defineProperty(globalThis, "g", { get: function () { return this; } }); g.constructor.constructor${run}`,
-      `constructor.constructor("process.getBuiltinModule('fs').writeFileSync(${JSON.stringify(marker)}, 'x')")()`,
+      `constructor.constructor("process.getBuiltinModule('fs').writeFileSync('${marker}', 'x')")()`,
     ]) {
       const out = await c.send(escape + "\n");
       expect(out, escape).toContain("Uncaught");
@@ -312,5 +312,32 @@ describe("probe 2: the console lock is enforced", () => {
     board.advance(10);
     // After power-on the same code locks and unlocks again; a fresh interpreter state each time.
     expect(board.consolePasswordDemanded).toBe(true);
+  });
+});
+
+describe("the console's work is bounded", () => {
+  it("allocations no board could hold are refused as out of memory before they are made, and the console goes on", async () => {
+    const board = new VirtualBoard({ firmware: "" });
+    board.powerOn();
+    const c = await client((await serve(board)).port);
+    for (const line of [
+      "new Uint8Array(1e9)",
+      "new Array(5e7).fill(0)",
+      "Array(5e7)",
+      "new ArrayBuffer(1e9)",
+      "new Float64Array(2e8)",
+      '"x".repeat(1e9)',
+      '"".padStart(1e9)',
+      "var a = []; a.length = 5e7; a.fill(0)",
+      "var b = []; b.length = 5e7; b.join()",
+    ]) {
+      const out = await c.send(line + "\n");
+      expect(out, line).toMatch(/Uncaught InternalError: Out of Memory/);
+    }
+    // The firmware can catch it, as on the device, and ordinary sizes work.
+    expect(typed(board, 'try { new Uint8Array(1e9); "no"; } catch (e) { e instanceof Error ? "caught" : "?"; }')).toBe("caught");
+    expect(typed(board, "new Uint8Array(4096).length + new Array(1000).length + 'ab'.repeat(3).length")).toBe(5102);
+    expect(await c.send("1+1\n")).toContain("=2");
+    c.socket.destroy();
   });
 });

@@ -41,6 +41,18 @@ export function echoedKeys(board: VirtualBoard): string[] {
   return out;
 }
 
+/** Presses and releases each key in turn (60 ms down, 60 ms up); returns the self-test's echo of them. */
+export function echoEachKey(board: VirtualBoard, ids: string[]): string[] {
+  const before = echoedKeys(board).length;
+  for (const id of ids) {
+    board.press(id);
+    board.advance(60);
+    board.release(id);
+    board.advance(60);
+  }
+  return echoedKeys(board).slice(before);
+}
+
 /** Estimated LED current of what the chain shows, with the same model as the profile's budget. */
 export function estimatedCurrentMa(board: VirtualBoard): number {
   const p = board.profile.leds;

@@ -11,9 +11,17 @@ import { placement } from "../../hardware/kicad/placement.ts";
 import { caseBoard } from "../../hardware/case/from-placement.ts";
 import { loadKernel, type Kernel } from "../../hardware/case/manifold.ts";
 import { buildCase, type CaseModel } from "../../hardware/case/shells.ts";
-import { boardProblems, capProblems, exitProblems, mountProblems, overlapsOf, partProblems } from "../../hardware/case/fit.ts";
+import {
+  boardProblems,
+  capProblems,
+  exitProblems,
+  mountProblems,
+  overlapsOf,
+  partProblems,
+  pieceProblems,
+} from "../../hardware/case/fit.ts";
 import { boundsOf, closednessProblems, meshOf, overhangArea, parseStl, type TriMesh } from "../../hardware/case/mesh.ts";
-import { CASE_DIR, writeCase } from "../../hardware/case/write.ts";
+import { CASE_DIR, caseFiles, writeCase } from "../../hardware/case/write.ts";
 import { PRINT } from "../../hardware/case/params.ts";
 import type { CaseBoard } from "../../hardware/case/board.ts";
 
@@ -46,10 +54,22 @@ describe("the printed case", () => {
     expect(await writeCase(loadProfile(PROFILE), DIR, true)).toEqual([]);
   });
 
+  it("refuses to make a case that does not fit its board, naming each part and what it runs into", async () => {
+    const parts = board.parts.map((p) => (p.ref === "U1" ? { ...p, box: { ...p.box, y0: p.box.y0 - 40 } } : p));
+    const holes = board.holes.map((h, i) => (i === 0 ? { ...h, d: 1.5 } : h));
+    await expect(caseFiles({ ...board, parts })).rejects.toThrow(
+      /^the case of handheld-pico is not right:\n {2}U1 runs into the bottom .*\n {2}U1 runs into the top .*\n {2}\S+'s knob comes within 0.3 mm of U1$/,
+    );
+    await expect(caseFiles({ ...board, holes })).rejects.toThrow("a 1.5 mm mounting hole is smaller than an M2 screw needs (2.2 mm)");
+  });
+
   it("has a bottom, a top, the codemaker's shield and the key caps, as binary STL files", () => {
     const names = committedStls().map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(["bottom.stl", "top.stl", "shield.stl"]));
     expect(names.filter((n) => n.startsWith("key-cap-")).length).toBeGreaterThan(0);
+    // Modest files: circles of sensible segment counts keep the case's STLs to a few MB at most.
+    const bytes = readdirSync(DIR).reduce((n, f) => n + readFileSync(join(DIR, f)).length, 0);
+    expect(bytes).toBeLessThan(3_000_000);
   });
 
   it("has closed meshes: every edge of every STL in exactly two triangles, run opposite ways, none degenerate", () => {
@@ -57,6 +77,13 @@ describe("the printed case", () => {
       expect(mesh.triangles.length / 3, name).toBeGreaterThan(12);
       expect(closednessProblems(mesh), name).toEqual([]);
     }
+  });
+
+  it("makes each printed part one piece: nothing in it stands on air (each boss flares into the floor round its counterbore)", () => {
+    expect(pieceProblems(model)).toEqual([]);
+    const floating = k.Manifold.union([k.Manifold.cube([5, 5, 5]), k.Manifold.cube([5, 5, 5]).translate([0, 0, 10])]);
+    const parts = model.parts.map((p) => (p.name === "shield" ? { ...p, print: floating } : p));
+    expect(pieceProblems({ ...model, parts })).toEqual(["the shield is 2 pieces"]);
   });
 
   it("the closedness check finds a gap, a flipped triangle and a degenerate one", () => {
@@ -106,9 +133,11 @@ describe("the printed case", () => {
     expect(partProblems(k, around({ parts })).join()).toMatch(/U3 runs into the top/);
   });
 
-  it("has a boss under each mounting hole and a post over it, the screw's path clear; moved holes are caught", () => {
+  it("has a boss under each mounting hole and a post over it that clamp the board, the screw's path clear; moved holes are caught", () => {
     expect(board.holes.length).toBeGreaterThanOrEqual(4);
     expect(mountProblems(k, model)).toEqual([]);
+    // The screws clamp the board between boss and post: the top's walls stop short of the bottom's.
+    expect(model.parts.find((p) => p.name === "top")!.assembled.boundingBox().min[2]).toBeGreaterThan(0.1);
     const moved = board.holes.map((h) => ({ ...h, x: h.x + 10 }));
     expect(mountProblems(k, around({ holes: moved })).join()).toMatch(/no boss under .*no post over/);
   });
@@ -126,6 +155,22 @@ describe("the printed case", () => {
     expect(exitProblems(k, around({ parts })).join()).toMatch(/the way out of U3 USB runs into the top/);
   });
 
+  it("leaves a way for the cell's lead round the board's edge, from under the board to the charger over it", () => {
+    expect(board.cableWays?.length).toBe(1);
+    const way = board.cableWays![0];
+    const L = model.levels;
+    // A 5 x 1.5 mm lead (two wires side by side) standing in the gap between the board and the wall.
+    const lead = k.Manifold.cube([5, 1.5, L.plateUnder - L.floorTop - 0.2]).translate([
+      (way.x0 + way.x1) / 2 - 2.5,
+      -1.6,
+      L.floorTop + 0.1,
+    ]);
+    const housing = model.parts.filter((p) => p.kind === "housing");
+    expect(housing.map((p) => p.assembled.intersect(lead).volume())).toEqual(housing.map(() => 0));
+    const besideIt = lead.translate([-20, 0, 0]);
+    expect(Math.max(...housing.map((p) => p.assembled.intersect(besideIt).volume()))).toBeGreaterThan(1);
+  });
+
   it("has a hole over each LED not under a key, closed by a thin diffuser skin at the top", () => {
     const top = model.parts.find((p) => p.name === "top")!.assembled;
     const L = model.levels;
@@ -141,6 +186,36 @@ describe("the printed case", () => {
     // The skin: solid all over each hole's top.
     const skins = k.Manifold.union(probes(L.plateTop - PRINT.diffuser + 0.05, L.plateTop - 0.05).map((p) => p.solid));
     expect(top.intersect(skins).volume() / skins.volume()).toBeGreaterThan(0.999);
+  });
+
+  it("covers the secret's LEDs and the codemaker's keys with the shield's roof, and nothing the codebreaker needs", () => {
+    const pl = placement(loadProfile(PROFILE));
+    const shield = model.parts.find((p) => p.name === "shield")!.assembled;
+    const L = model.levels;
+    const roof = (p: { box: { x0: number; x1: number; y0: number; y1: number } }) =>
+      k.Manifold.cylinder(L.shieldTop - L.plateTop + 2, 0.5, 0.5, 12).translate([
+        (p.box.x0 + p.box.x1) / 2,
+        (p.box.y0 + p.box.y1) / 2,
+        L.plateTop,
+      ]);
+    const covered = (ref: string) => shield.intersect(roof(board.parts.find((p) => p.ref === ref)!)).volume() > 0;
+    const secret = pl.leds.filter((l) => l.segment === "secret").map((l) => l.ref);
+    const maker = pl.keys.filter((key) => key.matrix !== pl.keys[0].matrix).map((key) => key.ref);
+    expect(secret.length).toBe(5);
+    expect(maker.length).toBe(12);
+    expect([...secret, ...maker].filter((ref) => !covered(ref))).toEqual([]);
+    const open = pl.leds.filter((l) => l.segment === "board" || l.segment === "track").map((l) => l.ref);
+    expect(open.filter(covered)).toEqual([]);
+  });
+
+  it("has a grille over the buzzer: holes right through the plate", () => {
+    const buzzer = board.parts.find((p) => p.role === "buzzer")!;
+    const L = model.levels;
+    const top = model.parts.find((p) => p.name === "top")!.assembled;
+    const [x, y] = [(buzzer.box.x0 + buzzer.box.x1) / 2, (buzzer.box.y0 + buzzer.box.y1) / 2];
+    const through = k.Manifold.cylinder(L.plateTop - L.plateUnder + 2, 0.5, 0.5, 12).translate([x, y, L.plateUnder - 1]);
+    expect(top.intersect(through).volume()).toBe(0);
+    expect(top.intersect(through.translate([1.5, 0, 0])).volume()).toBeGreaterThan(0);
   });
 
   it("gives every key a printed cap and the power switch a knob, each free in its opening and proud of the top; a longer travel is caught", () => {

@@ -40,7 +40,8 @@ function playedSaves(goal: Goal, seed: number, until: (s: SavedState) => boolean
 function bootWith(slots: (string | undefined)[]): VirtualBoard {
   const board = new VirtualBoard({ firmware: firmwareBundle() });
   slots.forEach((text, i) => {
-    if (text !== undefined) board.storage.write(SLOT_NAMES[i], text);
+    // A save that does not fit beside the firmware would leave the unit nothing to refuse.
+    if (text !== undefined && !board.storage.write(SLOT_NAMES[i], text)) throw new Error(`${SLOT_NAMES[i]} does not fit Storage`);
   });
   board.powerOn();
   board.advance(CHECK_AT_MS);

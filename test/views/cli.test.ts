@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_OUT } from "../../firmware/tools/build.ts";
-import type { CliJson } from "../../sim/cli.ts";
+import { MAX_SCRIPT_BYTES, type CliJson } from "../../sim/cli.ts";
 import { bootBoard, parseScript, runCommands } from "../../sim/play/script.ts";
 import { firmware, ROOT, SCRIPTS, script } from "./helpers.ts";
 
@@ -30,8 +30,18 @@ function scriptFile(name: string, text: string): string {
 }
 
 describe("npm run sim -- --script FILE", () => {
+  it("--json without --show-secret reports the secret's holes off, as the text form hides them", async () => {
+    const r = await cli("--script", SCRIPTS + "mid-game.txt", "--json");
+    const out = JSON.parse(r.stdout) as CliJson;
+    const board = bootBoard({ firmware: firmware() });
+    runCommands(board, parseScript(script("mid-game.txt"), board.profile));
+    expect(board.colours("secret").some((c) => c !== "off")).toBe(true); // the secret is lit on the unit
+    expect(out.segments.secret.every((p) => p.name === "off" && p.rgb.every((v) => v === 0))).toBe(true);
+    for (const sh of out.shows) expect(sh.segments.secret.every((p) => p.name === "off")).toBe(true);
+  });
+
   it("--json gives every segment's pixels as palette names and RGB, the same as board.colours() and board.pixels()", async () => {
-    const r = await cli("--script", SCRIPTS + "brainiac-game.txt", "--json", "--seed", "7", "--bounce", "3");
+    const r = await cli("--script", SCRIPTS + "brainiac-game.txt", "--json", "--show-secret", "--seed", "7", "--bounce", "3");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as CliJson;
@@ -120,5 +130,21 @@ describe("npm run sim -- --script FILE", () => {
     const bad = await cli("--scrpt", "x");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("usage:");
+  });
+});
+
+describe("npm run sim -- --script FILE: hostile scripts", () => {
+  it("a script's escape and bell bytes are shown as \\xHH in the messages, never sent raw to the terminal", async () => {
+    const r = await cli("--script", scriptFile("escapes.txt", "tap \x1b[2J\x1b]0;owned\x07\n"));
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/[\x07\x1b]/);
+    expect(r.stderr).toContain("\\x1b");
+  });
+
+  it("a script over the size limit is refused before it is read", async () => {
+    const big = scriptFile("big.txt", "wait 1\n".repeat(Math.ceil((MAX_SCRIPT_BYTES + 1) / 7)));
+    const r = await cli("--script", big);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`a script may have at most ${MAX_SCRIPT_BYTES} bytes`);
   });
 });

@@ -50,7 +50,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     throw new FlashError(`the ${board.name} has no board file for the espruino CLI (cliBoardFile in hardware/boards.ts)`, 2);
   const boardFile = HARDWARE_DIR + board.cliBoardFile;
   // Checked before building, so a wrong port is reported at once.
-  const port = opts.dryRun ? undefined : checkPort(opts.port!, { devDir: opts.devDir });
+  const port = opts.dryRun ? undefined : checkPort(opts.port!, { devDir: opts.devDir, platform: opts.platform, warn: err });
   const outDir = resolve(opts.outDir ?? DEFAULT_OUT_DIR);
   // Something must be listening there before the build is worth its time.
   if (port) await (await openConsole(port, opts.baud ?? board.consoleBaud)).close();

@@ -53,18 +53,30 @@ export function noPortMessage(devDir?: string): string {
     seen.length
       ? `  serial ports present now: ${seen.join(", ")}`
       : `  no serial port is present in ${devDir ?? "/dev"} now: is the board plugged in (with a data cable)?`,
-    "  a Pico shows up as /dev/ttyACM* (USB CDC), an ESP32 DevKit as /dev/ttyUSB* (its USB-UART); macOS: /dev/cu.usbmodem*",
+    "  a Pico shows up as /dev/ttyACM* (USB CDC), an ESP32 DevKit as /dev/ttyUSB* (its USB-UART);",
+    "  macOS: /dev/cu.usbmodem* (Pico) or /dev/cu.usbserial* / /dev/cu.SLAB_USBtoUART* (ESP32); Windows: COM3 and the like (Device Manager, Ports)",
     "  `npx espruino --list --no-ble` lists ports too, but on Linux it needs udevadm (Debian/Ubuntu package udev)",
     "  to see what would be sent without a board: npm run flash -- --dry-run",
   ].join("\n");
 }
 
 /** Checks a serial port before the CLI gets it; returns the path the CLI must be given. tcp:// ports pass as they are. */
+/** A Windows serial port: COM3, or the device path \\.\COM3 (needed by some tools for COM10 and up). */
+const WINDOWS_PORT = /^(?:\\\\\.\\)?(COM[1-9]\d{0,2})$/i;
+
 export function checkPort(
   port: string,
-  env: { devDir?: string; hasModule?: (name: string) => boolean; hasCommand?: (name: string) => boolean; platform?: string } = {},
+  env: {
+    devDir?: string;
+    hasModule?: (name: string) => boolean;
+    hasCommand?: (name: string) => boolean;
+    platform?: string;
+    warn?: (text: string) => void;
+  } = {},
 ): string {
   if (port.startsWith("tcp://")) return port;
+  const platform = env.platform ?? process.platform;
+  const win = WINDOWS_PORT.exec(port);
   const hasModule = env.hasModule ?? ((name: string) => canResolveFromCli(name));
   const hasCommand = env.hasCommand ?? commandExists;
   if (!hasModule("serialport"))
@@ -75,12 +87,33 @@ export function checkPort(
       ].join("\n"),
       2,
     );
+  if (platform === "win32") {
+    // Windows has no device files to look at: a COM name is passed to the CLI as COMn (serialport opens \\.\COMn).
+    if (win) return win[1].toUpperCase();
+    throw new FlashError(
+      [
+        `port ${port} is not a Windows serial port: name it as COM3 (or \\.\COM3); Device Manager lists them under Ports (COM & LPT)`,
+        "  or use tcp://HOST:PORT for the simulator's console",
+      ].join("\n"),
+      2,
+    );
+  }
+  if (win)
+    throw new FlashError(
+      `port ${port} is a Windows port name, but this is ${platform}: name the device file, e.g. /dev/ttyACM0 (Linux) or /dev/cu.usbmodem1101 (macOS)`,
+      2,
+    );
+  if (platform === "darwin" && /^\/dev\/tty\./.test(port))
+    // tty.* waits for the carrier-detect line before it opens, which a Pico never raises: cu.* is the one to use.
+    (env.warn ?? (() => {}))(
+      `warning: ${port} is a macOS dial-in port; if it does not open, use ${port.replace("/dev/tty.", "/dev/cu.")}\n`,
+    );
   if (!existsSync(port)) {
     const seen = serialPortCandidates(env.devDir);
     throw new FlashError(
       [
         `port ${port} not found: is the board plugged in, and is this its port?`,
-        seen.length ? `  serial ports present now: ${seen.join(", ")}` : "  no /dev/ttyACM* or /dev/ttyUSB* is present now",
+        seen.length ? `  serial ports present now: ${seen.join(", ")}` : "  no /dev/ttyACM*, /dev/ttyUSB* or /dev/cu.usb* is present now",
         "  unplug and replug the board and see which device appears (ls /dev/tty*), or try `npx espruino --list --no-ble` (needs udevadm)",
       ].join("\n"),
       2,
@@ -100,7 +133,7 @@ export function checkPort(
       2,
     );
   }
-  if ((env.platform ?? process.platform) === "linux" && !hasCommand("udevadm"))
+  if (platform === "linux" && !hasCommand("udevadm"))
     throw new FlashError(
       [
         "udevadm is missing: the espruino CLI (serialport 10 on Linux) finds even an explicitly named port with `udevadm info -e`,",

@@ -44,6 +44,8 @@ export interface FlashOptions {
   baud?: number;
   /** Where to look for serial ports to suggest (default /dev). */
   devDir?: string;
+  /** The platform the port is named for (default process.platform; tests name another). */
+  platform?: string;
   /** The CLI script to run (tests substitute a stand-in). */
   cli?: string;
   /** Leave the solver's tables out (default: written with the firmware). */

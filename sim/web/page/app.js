@@ -529,8 +529,10 @@ function paint(s) {
   paintWatch(s.watch);
 
   const errors = $("errors");
-  errors.hidden = s.errors.length === 0;
-  errors.textContent = s.errors.join("\n");
+  // A save the simulator could not write is shown first: the match since then will not survive a restart.
+  const problems = (s.storageProblem ? ["Not saved: " + s.storageProblem] : []).concat(s.errors);
+  errors.hidden = problems.length === 0;
+  errors.textContent = problems.join("\n");
   const con = $("console");
   con.textContent = s.console.join("\n") || "(nothing printed)";
   con.scrollTop = con.scrollHeight;

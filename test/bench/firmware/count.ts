@@ -63,19 +63,24 @@ let scan: () => void = function () {};
 let hint = createHintState(rulesFor("race", true));
 let solver: SolverState | null = null;
 
-/** The hint after row `row` of the race advanced game, the hints of the rows before it done (as after each row). */
-function hintPiece(row: number): Piece {
+/**
+ * The hint after row `row` of the race advanced game, the hints of the rows before it done (as after each row): its
+ * example (what shows first) or, `whole`, the example and the count of the codes that fit.
+ */
+function hintPiece(row: number, whole: boolean): Piece {
   return {
     prepare: function () {
       hint = createHintState(rulesFor("race", true));
       for (let k = 1; k < row; k++) {
         hint.start(raceRows(k));
         hint.step(Infinity);
+        hint.ponder(Infinity);
       }
     },
     work: function () {
       hint.start(raceRows(row));
       hint.step(Infinity);
+      if (whole) hint.ponder(Infinity);
     },
   };
 }
@@ -133,13 +138,13 @@ const PIECES: Record<string, Piece> = {
       frame[0] = i & 7;
     },
     work: function () {
-      pixels.show(frame, SETTLED);
+      pixels.show(frame, SETTLED, app.secretCovered);
     },
   },
   "pixels.show (same)": {
     setup: playWithLeds,
     work: function () {
-      pixels.show(frame, SETTLED);
+      pixels.show(frame, SETTLED, app.secretCovered);
     },
   },
   "key's frame (ui, render, show)": {
@@ -147,12 +152,13 @@ const PIECES: Record<string, Piece> = {
     work: function (i) {
       app.key(i & 1 ? 33 : 2, true, (clock.now += 100));
       render(app, frame, clock.now);
-      pixels.show(frame, SETTLED);
+      pixels.show(frame, SETTLED, app.secretCovered);
     },
   },
-  "hint race+ after row 1": hintPiece(1),
-  "hint race+ after row 2": hintPiece(2),
-  "hint race+ after row 3": hintPiece(3),
+  "hint race+ after row 1 (example)": hintPiece(1, false),
+  "hint race+ after row 1 (example and count)": hintPiece(1, true),
+  "hint race+ after row 2 (example)": hintPiece(2, false),
+  "hint race+ after row 2 (example and count)": hintPiece(2, true),
   // The game's longest move (its 5th guess): the first slice of it, and the whole move (its start and every slice).
   "move slice race+ row 5": {
     prepare: function () {

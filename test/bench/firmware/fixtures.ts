@@ -64,8 +64,8 @@ export function brainiacInPlay(): void {
 export function playWithLeds(): void {
   brainiacInPlay();
   render(app, frame, clock.now);
-  pixels.show(frame, 0);
-  pixels.show(frame, SETTLED);
+  pixels.show(frame, 0, app.secretCovered);
+  pixels.show(frame, SETTLED, app.secretCovered);
 }
 
 /** Whether the scanner's matrix has a key closed: row 2, column 3. */
