@@ -116,17 +116,36 @@ async function pool<T>(jobs: (() => Promise<T>)[], parallel: number): Promise<T[
   return results;
 }
 
-/** The board prelude of bench:micro's firmware sides (timed and counted): no link, no reports, the code in RAM. */
+/**
+ * The scan's pin stand-ins (test/bench/firmware/fixtures.ts's scanner() switches them on): as cheap as a Pico's native
+ * digitalWrite and digitalRead, on a matrix with at most one key closed. They are the global pin functions before the
+ * bundle runs, because the bundle takes the pin functions into locals of its outer function as it starts
+ * (firmware/tools/alias-globals.ts): a replacement made later would not reach its scan. Switched off, they hand on to
+ * the board prelude's modelled pins. Their state is an array, BENCH_PINS (the minifier renames properties, not
+ * indices): [on, key held, rows driven, the held key's row bit, columns open, columns with the key closed, the
+ * prelude's digitalWrite, its digitalRead].
+ */
+const PIN_STAND_INS =
+  "var BENCH_PINS=[0,0,0,0,0,0,digitalWrite,digitalRead];global.BENCH_PINS=BENCH_PINS;" +
+  "global.digitalWrite=function(p,v){var s=BENCH_PINS;if(s[0])s[2]=v;else s[6](p,v);};" +
+  "global.digitalRead=function(p){var s=BENCH_PINS;if(!s[0])return s[7](p);return s[1]&&!(s[2]&s[3])?s[5]:s[4];};\n";
+
+/**
+ * The board prelude of bench:micro's firmware sides (timed and counted): no link, no reports, the code in RAM; then
+ * the scan's pin stand-ins.
+ */
 export function benchPrelude(): string {
-  return preludeSource(loadProfile("r1-pico"), {
-    bounceMs: 0,
-    seed: 1,
-    reportFrames: false,
-    batteryVolts: 4,
-    usb: true,
-    ram: true,
-    tapHoldMs: 60,
-  });
+  return (
+    preludeSource(loadProfile("r1-pico"), {
+      bounceMs: 0,
+      seed: 1,
+      reportFrames: false,
+      batteryVolts: 4,
+      usb: true,
+      ram: true,
+      tapHoldMs: 60,
+    }) + PIN_STAND_INS
+  );
 }
 
 /** The race advanced game: the unit's own guesses against RACE_SECRET_INDEX, as [...guess, exact, near] rows. */

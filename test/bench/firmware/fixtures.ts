@@ -11,10 +11,13 @@ import { PALETTE_RGB, WHITE } from "../../../firmware/ui/palette";
 import { KeyScanner } from "../../../firmware/device/keys";
 import { Scheduler } from "../../../firmware/device/scheduler";
 
-/** The interpreter's global object, where the scan's pin functions are replaced. */
+/**
+ * The interpreter's global object: the scan's pin stand-ins' state (installed before the bundle by the runner's
+ * prelude, test/bench/count.ts: [on, key held, rows driven, the held key's row bit, columns open, columns with the key
+ * closed, ...]) and the watch functions, replaced here.
+ */
 declare const global: {
-  digitalWrite: (pins: unknown, value: number) => void;
-  digitalRead: (pins: unknown) => number;
+  BENCH_PINS: number[];
   setWatch: () => number;
   clearWatch: () => void;
 };
@@ -68,26 +71,30 @@ export function playWithLeds(): void {
   pixels.show(frame, SETTLED, app.secretCovered);
 }
 
-/** Whether the scanner's matrix has a key closed: row 2, column 3. */
-export const matrix = { held: false };
+/** Closes the scanner's matrix's key at row 2, column 3 (held from then on). */
+export function holdKey(): void {
+  global.BENCH_PINS[1] = 1;
+}
 
-/** A key scanner whose pins are functions as cheap as native ones; returns its scan. */
+/** How many key events the scanner has given (the held key must be taken, or the stand-ins are not in its way). */
+export const keysTaken = [0];
+
+/** A key scanner whose pins are the stand-ins, as cheap as native ones; returns its scan. */
 export function scanner(): () => void {
   const rows = profile.rowPins.length;
   const cols = profile.colPins.length;
-  let driven = 0;
-  global.digitalWrite = function (_pins: unknown, value: number): void {
-    driven = value;
-  };
+  const pins = global.BENCH_PINS;
   // (The last pin is bit 0.)
-  global.digitalRead = function (): number {
-    const all = (1 << cols) - 1;
-    return matrix.held && !(driven & (1 << (rows - 1 - 2))) ? all ^ (1 << (cols - 1 - 3)) : all;
-  };
+  pins[3] = 1 << (rows - 1 - 2);
+  pins[4] = (1 << cols) - 1;
+  pins[5] = pins[4] ^ (1 << (cols - 1 - 3));
+  pins[0] = 1;
   global.setWatch = function (): number {
     return 1;
   };
   global.clearWatch = function (): void {};
-  const s = new KeyScanner(profile, new Scheduler(), function () {});
+  const s = new KeyScanner(profile, new Scheduler(), function () {
+    keysTaken[0]++;
+  });
   return (s as unknown as { scan: () => void }).scan.bind(s);
 }
