@@ -1,4 +1,4 @@
-// ESLint: typescript-eslint's recommended rules, plus the layer rules of DESIGN.md section 2.
+// ESLint: typescript-eslint's recommended rules, plus the layer rules of docs/design.md section 2.
 import tseslint from "typescript-eslint";
 import { createNodeResolver, importX } from "eslint-plugin-import-x";
 
@@ -6,7 +6,7 @@ import { createNodeResolver, importX } from "eslint-plugin-import-x";
 function layer(files, refused, message) {
   return {
     files,
-    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: refused, message: message + " (DESIGN.md 2)" }] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: refused, message: message + " (docs/design.md 2)" }] }] },
   };
 }
 
@@ -35,7 +35,7 @@ export default tseslint.config(
     files: ["firmware/**/*.ts"],
     rules: { "dot-notation": "error" },
   },
-  // The layers (DESIGN.md 2), one rule each: what a layer may import, everything else refused.
+  // The layers (docs/design.md 2), one rule each: what a layer may import, everything else refused.
   layer(["firmware/core/**/*.ts"], "^(?!\\./)", "firmware/core is pure rules: it imports only firmware/core."),
   layer(
     ["firmware/ui/**/*.ts"],

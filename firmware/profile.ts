@@ -54,7 +54,7 @@ export interface CompiledProfile<P> {
   /** The codemaker pad, when the build has one. */
   maker: MakerKeys | undefined;
   buzzer: P | undefined;
-  /** The board has setDeepSleep (STM32: the Pico); ESP32 builds do not (ESPRUINO.md 5.5). */
+  /** The board has setDeepSleep (STM32: the Pico); ESP32 builds do not (docs/espruino.md 5.5). */
   deepSleep: boolean;
   /** undefined: USB only. fullScale: the pin voltage analogRead reports as 1, or 0 to measure it with E.getAnalogVRef(). */
   battery: { pin: P; ratio: number; fullV: number; lowV: number; emptyV: number; fullScale: number } | undefined;

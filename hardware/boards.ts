@@ -1,7 +1,7 @@
 /**
  * What the firmware, the simulator, the profile checks and the docs need to know about each supported
  * Espruino board: its pins and their capabilities, memory and Storage. Each fact says where it is from:
- * ESPRUINO.md (/work/shared, sections 4.1 board numbers, 5.1 NeoPixel, 5.2 digital I/O, 5.3 watches,
+ * docs/espruino.md (sections 4.1 board numbers, 5.1 NeoPixel, 5.2 digital I/O, 5.3 watches,
  * 6.2 the CLI), the Espruino board files (boards/PICO_R1_3.py, boards/ESP32.py) and, for the ESP32's
  * electrical limits, the ESP-IDF GPIO documentation.
  */
@@ -17,7 +17,7 @@ export interface BoardInfo {
   pwmPins: string[];
   /** STM32: only one watch per pin number (A1 and B1 share EXTI line 1). */
   oneWatchPerPinNumber: boolean;
-  /** Has setDeepSleep (STM32 builds); ESP32 builds do not (ESPRUINO.md 5.5). */
+  /** Has setDeepSleep (STM32 builds); ESP32 builds do not (docs/espruino.md 5.5). */
   deepSleep: boolean;
   /** Pins that cannot be watched (in deep sleep, on the Pico). */
   unwatchablePins: string[];
@@ -36,7 +36,7 @@ export interface BoardInfo {
   /** Baud rate of the console for the CLI's -b; USB CDC boards ignore it. */
   consoleBaud?: number;
   /**
-   * Whether E.getAnalogVRef() works. false: it prints an error and returns NaN (ESP32, ESPRUINO.md 5.2), so a battery
+   * Whether E.getAnalogVRef() works. false: it prints an error and returns NaN (ESP32, docs/espruino.md 5.2), so a battery
    * profile must give its ADC full scale in volts instead.
    */
   analogVRef: boolean;
@@ -82,9 +82,9 @@ export const BOARDS: Record<string, BoardInfo> = {
       "B9",
       "B8",
     ],
-    // ESPRUINO.md 5.1: neopixel.write needs a hardware SPI MOSI pin on STM32.
+    // docs/espruino.md 5.1: neopixel.write needs a hardware SPI MOSI pin on STM32.
     neopixelPins: ["B15", "B5", "A7"],
-    // ESPRUINO.md 5.2: Pico ADC pins.
+    // docs/espruino.md 5.2: Pico ADC pins.
     adcPins: ["A0", "A1", "A2", "A3", "A4", "A5", "A6", "A7", "B1"],
     pwmPins: [
       "A0",
@@ -109,11 +109,11 @@ export const BOARDS: Record<string, BoardInfo> = {
       "B14",
       "B15",
     ],
-    // ESPRUINO.md 5.3: STM32 watches one pin per number; 5.5: B9 cannot be watched in deep sleep.
+    // docs/espruino.md 5.3: STM32 watches one pin per number; 5.5: B9 cannot be watched in deep sleep.
     oneWatchPerPinNumber: true,
     deepSleep: true,
     unwatchablePins: ["B9"],
-    // ESPRUINO.md 4.1: 5100 JsVars of 13 bytes, Storage 3 x 16 KB (PICO_R1_3.py saved_code: 3 pages of 16384 at 0x08004000).
+    // docs/espruino.md 4.1: 5100 JsVars of 13 bytes, Storage 3 x 16 KB (PICO_R1_3.py saved_code: 3 pages of 16384 at 0x08004000).
     jsVars: 5100,
     bytesPerJsVar: 13,
     storageBytes: 48 * 1024,
@@ -136,24 +136,24 @@ export const BOARDS: Record<string, BoardInfo> = {
     name: "ESP32 DevKitC",
     espruinoBoard: "ESP32",
     pins: ESP32_PINS,
-    // ESPRUINO.md 5.1: neopixel uses the RMT peripheral on any output-capable GPIO (not GPIO6-11).
+    // docs/espruino.md 5.1: neopixel uses the RMT peripheral on any output-capable GPIO (not GPIO6-11).
     neopixelPins: ESP32_OUTPUTS,
     // ADC1 only (boards/ESP32.py ADC1_IN0-7 on GPIO32-39); ADC2 is taken by the radio.
     adcPins: ["D32", "D33", "D34", "D35", "D36", "D39"],
     // LEDC PWM on any output pin.
     pwmPins: ESP32_OUTPUTS,
-    // ESPRUINO.md 5.3: ESP32 2v29 watches any pin except GPIO6-12, with no per-number limit.
+    // docs/espruino.md 5.3: ESP32 2v29 watches any pin except GPIO6-12, with no per-number limit.
     oneWatchPerPinNumber: false,
     deepSleep: false,
     unwatchablePins: ["D6", "D7", "D8", "D9", "D10", "D11", "D12"],
-    // ESPRUINO.md 4.1: 16383 JsVars of 14 bytes, Storage 224 x 4 KB at 0x320000 (ESP32.py saved_code).
+    // docs/espruino.md 4.1: 16383 JsVars of 14 bytes, Storage 224 x 4 KB at 0x320000 (ESP32.py saved_code).
     jsVars: 16383,
     bytesPerJsVar: 14,
     storageBytes: 896 * 1024,
     storagePageBytes: 4 * 1024,
     analogVRef: false,
     inputOnlyPins: ESP32_INPUT_ONLY,
-    // UART0 (GPIO1 TX, GPIO3 RX) is the console through the DevKit's USB-UART, 115200 baud (ESPRUINO.md 4.1, 6.2).
+    // UART0 (GPIO1 TX, GPIO3 RX) is the console through the DevKit's USB-UART, 115200 baud (docs/espruino.md 4.1, 6.2).
     consolePins: ["D1", "D3"],
     consoleBaud: 115200,
     cliBoardFile: "boards/esp32.json",

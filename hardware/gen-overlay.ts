@@ -35,7 +35,7 @@ export const OVERLAY_DIR = fileURLToPath(new URL("./overlay/", import.meta.url))
 const SHEET_W = 210;
 const SHEET_H = 297;
 const FONT = "DejaVu Sans, Arial, Helvetica, sans-serif";
-/** The menu's rows, as printed beside the pad (README "The menu"). */
+/** The menu's rows, as printed beside the pad (docs/playing.md "The menu"). */
 const MENU_ROWS = ["game", "variant / rules", "roles / players", "match / grid", "brightness · sleep · sound", "lock · resume · OK"];
 
 function esc(s: string): string {

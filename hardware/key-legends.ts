@@ -2,7 +2,7 @@
  * What each key of the unit does on each screen, in words: the legends of the page's keys and of the
  * printed overlay (hardware/gen-overlay.ts). One table per screen:
  *
- *   menu          the menu's rows (README "The menu"), for the codebreaker games and for Brain Flip
+ *   menu          the menu's rows (docs/playing.md "The menu"), for the codebreaker games and for Brain Flip
  *   codebreaker   the play screen: colours, blank, hole choice, hint, menu, undo, clear, OK
  *   brainflip     the cards, and the Master's keys
  *

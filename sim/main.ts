@@ -5,7 +5,7 @@
  * Builds the bundle for the profile (dist/firmware.js, as npm run build does), runs it on the
  * virtual board in step with real time, and serves the page that draws the unit (prints its URL).
  * The unit's Storage is kept in a file, so a match survives restarting the simulator.
- * With --engine espruino the unit runs on the real Espruino interpreter (../shared/tools/espruino, from
+ * With --engine espruino the unit runs on the real Espruino interpreter ($BRAINBOARD_ESPRUINO_DIR, from
  * RAM) instead, behind the same page; its Storage is the interpreter's own flash file, kept for the run.
  */
 import { relative } from "node:path";

@@ -1,9 +1,9 @@
 /**
- * Brain Flip (RULES.md section 4): the unit holds the Master's hidden pick, counts the questions,
+ * Brain Flip (docs/rules.md section 4): the unit holds the Master's hidden pick, counts the questions,
  * records the Master's yes/no answers, judges guesses truthfully and keeps the scores to 3.
  * The questions themselves stay spoken: the unit never sees the pictures.
  *
- * Decisions (RULES.md leaves them open):
+ * Decisions (docs/rules.md leaves them open):
  * - a barred player (wrong guess) is skipped in the turn order: they can no longer score, so their
  *   questions would only spend the shared count;
  * - when every player but the Master is barred, the round ends at once and the Master scores;
@@ -25,7 +25,7 @@ export interface FlipConfig {
   grid: number;
   /** "flip": the Master answers the opposite, 10 questions; "straight": truthful, 6 questions. */
   mode: FlipMode;
-  /** RULES.md 4 Decision: the Master keys the true answer and the unit shows it flipped ("flip" mode only). */
+  /** docs/rules.md 4 Decision: the Master keys the true answer and the unit shows it flipped ("flip" mode only). */
   unitFlips: boolean;
 }
 
@@ -228,7 +228,7 @@ export function guessCard(s: FlipState, card: number): Result<FlipState> {
 }
 
 /**
- * A Master mistake corrected at once has no consequence (RULES.md 4): flips the shown answer of the
+ * A Master mistake corrected at once has no consequence (docs/rules.md 4): flips the shown answer of the
  * last log entry. Refused unless the round is running and that entry is an answer (not a guess).
  */
 export function correctLastAnswer(s: FlipState): Result<FlipState> {

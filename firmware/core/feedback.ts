@@ -1,7 +1,7 @@
 import { Code, Feedback } from "./types";
 
 /**
- * The feedback for one row (RULES.md section 1):
+ * The feedback for one row (docs/rules.md section 1):
  *
  *   exact = the number of positions where guess and secret hold the same symbol;
  *   near  = Σ over symbols of min(count in guess, count in secret) − exact.

@@ -15,7 +15,7 @@ export function checkConfig(config: MatchConfig): string | null {
   if (MODES.indexOf(config.mode) < 0) return "unknown mode " + config.mode;
   if (config.preset !== "race") {
     // Scored in points (race, the one scored in holes, has no number of games): an even number,
-    // so that both players make codes equally often (RULES.md 1).
+    // so that both players make codes equally often (docs/rules.md 1).
     if (!(config.games >= 2)) return "a match needs at least 2 games";
     if (config.games % 2 !== 0) return "games must be even";
   }
@@ -128,7 +128,7 @@ function afterRow(m: MatchState, rows: Row[]): MatchState {
 }
 
 /**
- * The codemaker gave wrong information (RULES.md 1 and 2): the game ends (PHASE_FAILED with
+ * The codemaker gave wrong information (docs/rules.md 1 and 2): the game ends (PHASE_FAILED with
  * `wrongInfo` set), is recorded as replayed, and the codebreaker gets the bonus.
  */
 function wrongInformation(m: MatchState, rows: Row[], wrongRows: number[], correct: Feedback | null): MatchState {

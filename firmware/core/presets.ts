@@ -3,11 +3,11 @@ import { PresetId, Rules } from "./types";
 /** The codebreaker presets, in menu order. */
 export const PRESET_IDS: PresetId[] = ["brainiac", "travel", "race"];
 
-/** Race track: holes advanced for a solve in row r (index r-1), RULES.md section 2. */
+/** Race track: holes advanced for a solve in row r (index r-1), docs/rules.md section 2. */
 const RACE_ADVANCE = [12, 12, 12, 12, 10, 10, 8, 8, 6, 6, 4, 4];
 
 /**
- * The rules of a preset with its variant resolved (RULES.md section 2):
+ * The rules of a preset with its variant resolved (docs/rules.md section 2):
  * - brainiac: 4 pegs, 6 colours, 12 rows, repeats anywhere; harder (extra challenge) adds the blank.
  * - travel: 4 pegs, 8 colours, 9 rows, secret without repeated colours; harder (expert) adds the
  *   blank, which may repeat while the colours stay unique in the secret.

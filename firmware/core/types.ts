@@ -17,7 +17,7 @@ export interface Feedback {
 
 export type PresetId = "brainiac" | "travel" | "race";
 
-/** The rules a game is played under: a preset with its variant resolved (RULES.md section 2). Shared and read-only (presets.ts makes each variant's once). */
+/** The rules a game is played under: a preset with its variant resolved (docs/rules.md section 2). Shared and read-only (presets.ts makes each variant's once). */
 export interface Rules {
   readonly preset: PresetId;
   /** The harder variant: Brainiac's extra challenge, the travel unit's expert variant, the race's advanced option. */
@@ -68,7 +68,7 @@ export interface Invalid {
 }
 
 /**
- * Who does what (RULES.md section 3):
+ * Who does what (docs/rules.md section 3):
  * - referee: two players, the unit computes feedback;
  * - manual: two players, the codemaker keys in the feedback and the unit checks it;
  * - unit-makes / unit-breaks: one player against the unit; the named side is the unit's role in the
@@ -115,7 +115,7 @@ export interface GameState {
   phase: GamePhase;
 }
 
-/** Why a game ended without a normal finish: the codemaker's wrong information (RULES.md 1). */
+/** Why a game ended without a normal finish: the codemaker's wrong information (docs/rules.md 1). */
 export interface WrongInfo {
   /** The rows (0-based) whose feedback is wrong (with a known secret) or that contradict each other. */
   rows: number[];

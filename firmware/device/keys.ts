@@ -10,7 +10,7 @@
  * ignored until its contact opens. Meanwhile its row is left floating at rest, so it no longer
  * holds its column low and every other key still wakes the scanner at once; keys sharing the stuck
  * key's row are found by a slower poll (STUCK_SCAN_MS), so they need a press of ~150 ms.
- * Pin arrays: Espruino maps the LAST pin of an array to bit 0 (ESPRUINO.md 5.2).
+ * Pin arrays: Espruino maps the LAST pin of an array to bit 0 (docs/espruino.md 5.2).
  *
  * Rate: a press needs DEBOUNCE_SCANS scans closed and as many open, so up to 1000 / (2 * 3 * 5) =
  * 33 presses a second on one key are each seen exactly once; faster taps merge. Keys held and settled are only

@@ -1,7 +1,7 @@
 /**
  * npm run build [-- --profile NAME|PATH] [--out FILE] [--no-minify]
  * Bundles firmware/main.ts into one ES2015 IIFE for Espruino 2v29 with the hardware profile compiled
- * in, runs the bundle gate on it, and prints its size against the Storage budget (DESIGN.md 5).
+ * in, runs the bundle gate on it, and prints its size against the Storage budget (docs/design.md 5).
  */
 import * as esbuild from "esbuild";
 import { minify as terserMinify } from "terser";
@@ -18,10 +18,10 @@ import { keptPropertyNames, manglePattern, pinnedNames } from "./mangle.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_OUT = ROOT + "dist/firmware.js";
-/** DESIGN.md section 5: the minified bundle must fit 32 KB of the Pico's 48 KB Storage. */
+/** docs/design.md section 5: the minified bundle must fit 32 KB of the Pico's 48 KB Storage. */
 export const BUNDLE_BOUND_BYTES = 32 * 1024;
 
-/** Language features esbuild must not emit, because Espruino 2v29 cannot parse them (ESPRUINO.md 3.4). */
+/** Language features esbuild must not emit, because Espruino 2v29 cannot parse them (docs/espruino.md 3.4). */
 const UNSUPPORTED = [
   "destructuring",
   "default-argument",
@@ -112,7 +112,7 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
         e.errors.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n"),
       );
     });
-  // ("use strict" is accepted and ignored by Espruino 2v29: ESPRUINO.md 1.1.)
+  // ("use strict" is accepted and ignored by Espruino 2v29: docs/espruino.md 1.1.)
   let code = "(()=>{" + result.outputFiles[0].text.replace(/^"use strict";\n/, "") + "})();";
   if (minify) {
     const pattern = manglePattern(ROOT);

@@ -2,7 +2,7 @@
  * npm run flash -- --port /dev/ttyACM0 [--profile NAME|PATH] [--erase] [--dry-run] [--out-dir DIR] [--bundle FILE] [--timeout S] [--baud N]
  *
  * Builds the firmware for a profile and writes it with the espruino CLI into the board's Storage as `.bootcde`, which
- * runs at every boot (ESPRUINO.md 2.3, 6.2), with the solver's decision tables beside it (firmware/tools/tables.ts:
+ * runs at every boot (docs/espruino.md 2.3, 6.2), with the solver's decision tables beside it (firmware/tools/tables.ts:
  * one Storage file per codebreaker variant the build can play; `--no-tables` leaves them out and the unit then
  * searches on its own, weaker and slower on the big variants). `--dry-run` needs no board: it writes exactly what would be sent to
  * <out-dir>/upload.js with the CLI's -o.

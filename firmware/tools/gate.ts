@@ -1,6 +1,6 @@
 /**
- * The bundle gate: refuses JavaScript that Espruino 2v29 cannot run (/work/shared/ESPRUINO.md 1 and 3.5).
- * esbuild lowers or refuses most modern syntax (ESPRUINO.md 3.4), but lets labels, use before declaration,
+ * The bundle gate: refuses JavaScript that Espruino 2v29 cannot run (docs/espruino.md 1 and 3.5).
+ * esbuild lowers or refuses most modern syntax (docs/espruino.md 3.4), but lets labels, use before declaration,
  * missing built-ins and unsupported regex syntax through; this walks the bundle and reports all of them.
  *
  * Usage: npx tsx firmware/tools/gate.ts FILE...   (prints file:line:column: message, exits 1 on any problem)
@@ -101,7 +101,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
     for (const p of findRegexProblems(pattern, flags)) {
       const shown = pattern.length > 40 ? pattern.slice(0, 37) + "..." : pattern;
       const column = literalColumn !== null && p.offset >= 0 ? literalColumn + 1 + p.offset : at.loc!.start.column;
-      report(at.loc!.start.line, column, `regex ${p.construct} in /${shown}/${flags}: ${p.reason} (ESPRUINO.md 1.2)`);
+      report(at.loc!.start.line, column, `regex ${p.construct} in /${shown}/${flags}: ${p.reason} (docs/espruino.md 1.2)`);
     }
   };
 
@@ -112,7 +112,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
     checkRegex(node.arguments[0], pattern, constantString(node.arguments[1]) ?? "", null);
   };
 
-  // Destructuring anywhere a binding or assignment target goes (ESPRUINO.md 1.1: SyntaxError or silently undefined names).
+  // Destructuring anywhere a binding or assignment target goes (docs/espruino.md 1.1: SyntaxError or silently undefined names).
   const checkTarget = (target: acorn.Pattern | acorn.VariableDeclaration, where: string) => {
     if (target.type === "ObjectPattern" || target.type === "ArrayPattern")
       reportAt(target, `destructuring pattern in ${where}: ${NO_DESTRUCTURING}`);
@@ -120,7 +120,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
 
   const declareAll = (pattern: acorn.Pattern, scope: Scope, kind: DeclarationKind, slot: Slot | null) => {
     for (const id of bindingIdentifiers(pattern)) {
-      // `var of = 1` is a SyntaxError on 2v29 (ESPRUINO.md 1.1).
+      // `var of = 1` is a SyntaxError on 2v29 (docs/espruino.md 1.1).
       if (id.name === "of") reportAt(id, `'of' as a variable name: ${SYNTAX_ERROR}`);
       declare(scope, id.name, kind, slot);
     }
@@ -211,7 +211,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       c(node, ctx, "Function");
     },
     Function(node, ctx, c) {
-      // Generators and async functions: SyntaxError / ReferenceError on 2v29 (ESPRUINO.md 1.1).
+      // Generators and async functions: SyntaxError / ReferenceError on 2v29 (docs/espruino.md 1.1).
       if (node.generator) reportAt(node, `generator function (function*): ${NO_GENERATORS}`);
       if (node.async) reportAt(node, `async function: ${NO_ASYNC}`);
       const scope = newScope(ctx.scope, true, ctx.calledNow !== node);
@@ -219,7 +219,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       // A function body runs later (no use-before-declaration from it), unless the function is an IIFE.
       const inner: Context = { scope, slot: ctx.calledNow === node ? ctx.slot : null };
       for (const param of node.params) {
-        // Default and rest parameters: SyntaxError on 2v29 (ESPRUINO.md 1.1).
+        // Default and rest parameters: SyntaxError on 2v29 (docs/espruino.md 1.1).
         if (param.type === "AssignmentPattern") reportAt(param, `default parameter: ${SYNTAX_ERROR}`);
         if (param.type === "RestElement") reportAt(param, `rest parameter: ${NO_SPREAD}`);
         const target = param.type === "AssignmentPattern" ? param.left : param.type === "RestElement" ? param.argument : param;
@@ -270,14 +270,14 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       const inner = { ...ctx, scope: newScope(ctx.scope, false) };
       if (node.type === "ClassExpression" && node.id) declare(inner.scope, node.id.name, "own name", null);
       const superClass = node.superClass;
-      // 2v29 cannot subclass built-in errors, and accepts only a name after `extends` (ESPRUINO.md 1.1).
+      // 2v29 cannot subclass built-in errors, and accepts only a name after `extends` (docs/espruino.md 1.1).
       if (superClass?.type === "Identifier" && ERROR_CLASSES.has(superClass.name))
         reportAt(
           superClass,
-          `class extends ${superClass.name}: Espruino 2v29 cannot subclass built-in errors; use Object.create(Error.prototype) (ESPRUINO.md 1.1)`,
+          `class extends ${superClass.name}: Espruino 2v29 cannot subclass built-in errors; use Object.create(Error.prototype) (docs/espruino.md 1.1)`,
         );
       else if (superClass && superClass.type !== "Identifier" && superClass.type !== "MemberExpression")
-        reportAt(superClass, `class extends an expression: Espruino 2v29 only accepts a name after 'extends' (ESPRUINO.md 1.1)`);
+        reportAt(superClass, `class extends an expression: Espruino 2v29 only accepts a name after 'extends' (docs/espruino.md 1.1)`);
       if (superClass) c(superClass, inner, "Expression");
       c(node.body, inner);
     },
@@ -308,7 +308,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
         });
     },
     UnaryExpression(node, ctx, c) {
-      // `typeof X` and `typeof X.y` are feature tests: the file copes with X missing (ESPRUINO.md 3.5).
+      // `typeof X` and `typeof X.y` are feature tests: the file copes with X missing (docs/espruino.md 3.5).
       if (node.operator === "typeof") {
         const arg = node.argument;
         if (arg.type === "Identifier") typeofTested.add(arg.name);
@@ -332,20 +332,20 @@ export function checkBundle(code: string, file: string): GateProblem[] {
     },
 
     MemberExpression(node, ctx, c) {
-      // `a?.b` (ESPRUINO.md 1.1).
+      // `a?.b` (docs/espruino.md 1.1).
       if (node.optional) reportAt(node, `optional chaining ?.: ${SYNTAX_ERROR}`);
       if (node.property.type === "PrivateIdentifier") reportAt(node.property, `#private member: ${SYNTAX_ERROR}`);
       const name = propertyName(node);
       const object = node.object;
       if (name !== undefined && object.type === "Identifier") {
-        // Missing statics such as Array.from or Number.EPSILON (ESPRUINO.md 1.2).
+        // Missing statics such as Array.from or Number.EPSILON (docs/espruino.md 1.2).
         const isMethod = MISSING_STATIC_METHODS[object.name]?.includes(name) && !guardedReads.has(node);
         if (isMethod || MISSING_STATIC_VALUES[object.name]?.includes(name)) {
           const message = `${object.name}.${name} is ${UNDEFINED_BUILTIN}`;
           globalUses.push({ name: object.name, scope: ctx.scope, at: node, message, featureTest: `${object.name}.${name}` });
         }
       }
-      // Array.prototype.slice and the like read as undefined on 2v29; instances work, e.g. [].slice (ESPRUINO.md 1.2).
+      // Array.prototype.slice and the like read as undefined on 2v29; instances work, e.g. [].slice (docs/espruino.md 1.2).
       if (
         name !== undefined &&
         object.type === "MemberExpression" &&
@@ -354,7 +354,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       ) {
         const builtin = object.object.name;
         if (PROTOTYPE_LESS_BUILTINS.has(builtin)) {
-          const message = `${builtin}.prototype.${name}: built-in methods are undefined through X.prototype on Espruino 2v29; use an instance, e.g. [].${name} (ESPRUINO.md 1.2)`;
+          const message = `${builtin}.prototype.${name}: built-in methods are undefined through X.prototype on Espruino 2v29; use an instance, e.g. [].${name} (docs/espruino.md 1.2)`;
           globalUses.push({ name: builtin, scope: ctx.scope, at: node, message, featureTest: `${builtin}.prototype.${name}` });
         }
       }
@@ -388,8 +388,8 @@ export function checkBundle(code: string, file: string): GateProblem[] {
     },
 
     AssignmentExpression(node, ctx, c) {
-      // `**=` and the logical assignments ??= ||= &&= (ESPRUINO.md 1.1).
-      if (node.operator === "**=") reportAt(node, `**= operator: SyntaxError on Espruino 2v29; use Math.pow (ESPRUINO.md 1.1)`);
+      // `**=` and the logical assignments ??= ||= &&= (docs/espruino.md 1.1).
+      if (node.operator === "**=") reportAt(node, `**= operator: SyntaxError on Espruino 2v29; use Math.pow (docs/espruino.md 1.1)`);
       if (node.operator === "??=" || node.operator === "||=" || node.operator === "&&=")
         reportAt(node, `${node.operator} operator: ${SYNTAX_ERROR}`);
       checkTarget(node.left, "an assignment");
@@ -402,7 +402,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       base.UpdateExpression(node, ctx, c);
     },
     BinaryExpression(node, ctx, c) {
-      if (node.operator === "**") reportAt(node, `** operator: SyntaxError on Espruino 2v29; use Math.pow (ESPRUINO.md 1.1)`);
+      if (node.operator === "**") reportAt(node, `** operator: SyntaxError on Espruino 2v29; use Math.pow (docs/espruino.md 1.1)`);
       if (node.left.type === "PrivateIdentifier") reportAt(node.left, `#private member: ${SYNTAX_ERROR}`);
       base.BinaryExpression(node, ctx, c);
     },
@@ -426,7 +426,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       if (node.label) reportAt(node, `labelled continue ${node.label.name}: ${NO_LABELS}`);
     },
     TaggedTemplateExpression(node, ctx, c) {
-      reportAt(node, `tagged template: Espruino 2v29 throws 'Tagged template literals not supported' (ESPRUINO.md 1.1)`);
+      reportAt(node, `tagged template: Espruino 2v29 throws 'Tagged template literals not supported' (docs/espruino.md 1.1)`);
       base.TaggedTemplateExpression(node, ctx, c);
     },
     MetaProperty(node) {
@@ -434,7 +434,7 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       else reportAt(node, `import.meta: ${NO_MODULES}`);
     },
     Literal(node) {
-      if (node.bigint !== undefined) reportAt(node, `BigInt literal ${node.raw}: Espruino 2v29 has no BigInt (ESPRUINO.md 1.2)`);
+      if (node.bigint !== undefined) reportAt(node, `BigInt literal ${node.raw}: Espruino 2v29 has no BigInt (docs/espruino.md 1.2)`);
       if (node.regex) checkRegex(node, node.regex.pattern, node.regex.flags, node.loc!.start.column);
     },
     ImportExpression(node, ctx, c) {
@@ -458,23 +458,23 @@ export function checkBundle(code: string, file: string): GateProblem[] {
     },
   };
 
-  // `arr.length = n` throws TypeError on 2v29; use arr.splice(0) (ESPRUINO.md 1.2).
+  // `arr.length = n` throws TypeError on 2v29; use arr.splice(0) (docs/espruino.md 1.2).
   function checkLengthWrite(target: acorn.AnyNode) {
     if (target.type === "MemberExpression" && propertyName(target) === "length")
       reportAt(
         target.property,
-        `assignment to .length: throws 'TypeError: Assignment to a constant' on Espruino 2v29; use splice (ESPRUINO.md 1.2)`,
+        `assignment to .length: throws 'TypeError: Assignment to a constant' on Espruino 2v29; use splice (docs/espruino.md 1.2)`,
       );
   }
 
   walk.recursive(program, { scope: newScope(null, true), slot: null }, visitors as walk.RecursiveVisitors<Context>);
 
-  // Missing instance methods, by name: only when the bundle does not define a method of that name itself (ESPRUINO.md 1.2).
+  // Missing instance methods, by name: only when the bundle does not define a method of that name itself (docs/espruino.md 1.2).
   for (const call of instanceCalls) if (!ownMethods.has(call.method)) reportAt(call.at, `.${call.method}() is ${UNDEFINED_BUILTIN}`);
 
   for (const use of globalUses) if (!resolve(use.scope, use.name) && !typeofTested.has(use.featureTest)) reportAt(use.at, use.message);
 
-  // No hoisting on 2v29 (ESPRUINO.md 1.1): a statement that runs before a declaration statement of the same list must not read
+  // No hoisting on 2v29 (docs/espruino.md 1.1): a statement that runs before a declaration statement of the same list must not read
   // the declared name. Reads inside a function that runs later are fine; reads inside an IIFE are not.
   for (const ref of references) {
     const declaration = resolve(ref.scope, ref.node.name);
@@ -485,13 +485,13 @@ export function checkBundle(code: string, file: string): GateProblem[] {
       if (slot.index < declared.index)
         reportAt(
           ref.node,
-          `${ref.node.name} is used before its ${declaration.kind} declaration runs: Espruino 2v29 does not hoist (ESPRUINO.md 1.1)`,
+          `${ref.node.name} is used before its ${declaration.kind} declaration runs: Espruino 2v29 does not hoist (docs/espruino.md 1.1)`,
         );
       break;
     }
   }
 
-  // A `for (let i ...)` header is one binding on 2v29, not one per iteration (ESPRUINO.md 1.1): a function made in the loop
+  // A `for (let i ...)` header is one binding on 2v29, not one per iteration (docs/espruino.md 1.1): a function made in the loop
   // and called later sees the final value. Functions called where they stand (IIFEs) read the current value, which is right.
   for (const ref of references) {
     const declaration = resolve(ref.scope, ref.node.name);

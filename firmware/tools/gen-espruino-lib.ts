@@ -1,6 +1,6 @@
 /**
  * Generates firmware/types/lib.espruino.d.ts: TypeScript's own lib.es5.d.ts with the members that
- * Espruino 2v29 lacks removed, plus the ES2015+ members it has (ESPRUINO.md section 1.2).
+ * Espruino 2v29 lacks removed, plus the ES2015+ members it has (docs/espruino.md section 1.2).
  * The firmware compiles with `noLib` against this file, so using a missing built-in is a type error.
  * Run: npx tsx firmware/tools/gen-espruino-lib.ts (the output is committed; re-run after a TS upgrade).
  */
@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 const es5Path = require.resolve("typescript/lib/lib.es5.d.ts");
 const outPath = fileURLToPath(new URL("../types/lib.espruino.d.ts", import.meta.url));
 
-/** Interface members Espruino 2v29 does not have (ran on the 2v29 Linux build, ESPRUINO.md 1.2). */
+/** Interface members Espruino 2v29 does not have (ran on the 2v29 Linux build, docs/espruino.md 1.2). */
 const REMOVE: Record<string, string[]> = {
   ObjectConstructor: ["freeze", "seal", "preventExtensions", "isSealed", "isFrozen", "isExtensible"],
   Array: ["lastIndexOf", "reduceRight", "toLocaleString"],
@@ -30,7 +30,7 @@ const DROP_DECLS = new Set(["Intl", "RangeError", "RangeErrorConstructor"]);
 
 /** ES2015+ members Espruino has and the firmware may use. */
 const ADDITIONS = `
-// ---- ES2015+ members that Espruino 2v29 implements (ESPRUINO.md 1.2) ----
+// ---- ES2015+ members that Espruino 2v29 implements (docs/espruino.md 1.2) ----
 interface Array<T> {
   find(predicate: (value: T, index: number, obj: T[]) => unknown): T | undefined;
   findIndex(predicate: (value: T, index: number, obj: T[]) => unknown): number;

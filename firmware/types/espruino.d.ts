@@ -1,6 +1,6 @@
 /**
  * The subset of the Espruino 2v29 API that the firmware uses, typed as the device implements it
- * (ESPRUINO.md section 5). Only firmware/device and firmware/main.ts may call these.
+ * (docs/espruino.md section 5). Only firmware/device and firmware/main.ts may call these.
  */
 
 /** A pin object (B15, A5...). The firmware never names pins: they come from the compiled profile. */

@@ -4283,7 +4283,7 @@ interface Number {
 
 interface Date {
 }
-// ---- ES2015+ members that Espruino 2v29 implements (ESPRUINO.md 1.2) ----
+// ---- ES2015+ members that Espruino 2v29 implements (docs/espruino.md 1.2) ----
 interface Array<T> {
   find(predicate: (value: T, index: number, obj: T[]) => unknown): T | undefined;
   findIndex(predicate: (value: T, index: number, obj: T[]) => unknown): number;

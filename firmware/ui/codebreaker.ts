@@ -1,5 +1,5 @@
 /**
- * The codebreaker games on the unit (RULES.md 1-3): a match of Brainiac, the travel unit or the
+ * The codebreaker games on the unit (docs/rules.md 1-3): a match of Brainiac, the travel unit or the
  * five-peg race, with the unit as referee, codemaker or codebreaker. What the screen does with a key
  * and what it draws both follow one named mode (mode(), ui/play-mode.ts), derived from the match and
  * the work in hand. Its picture is ui/codebreaker-picture.ts.

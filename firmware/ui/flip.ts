@@ -1,5 +1,5 @@
 /**
- * Brain Flip on the unit (RULES.md 4). The picture cards lie over the 6x6 pad, one key and one LED
+ * Brain Flip on the unit (docs/rules.md 4). The picture cards lie over the 6x6 pad, one key and one LED
  * under each card; the unit cannot see the pictures, so questions stay spoken. The Master picks the
  * card on the pad (nothing lights), then keys each answer on the codemaker pad; a player's card
  * press is their "Got it!". The pad lights the cards in play, the wrong guesses go dark; the board

@@ -63,7 +63,7 @@ export const PALETTE_SIZE = PALETTE_RGB.length / 3;
 
 /**
  * The code-peg colours, in the order of the colour keys. The first C are used by a C-colour preset
- * (RULES.md 2: Brainiac uses 6, the travel unit and the race 8). The race sheet names its eight:
+ * (docs/rules.md 2: Brainiac uses 6, the travel unit and the race 8). The race sheet names its eight:
  * black, white, red, blue, green, yellow, pink, orange.
  */
 export const PEG_COLOURS = [RED, GREEN, BLUE, YELLOW, WHITE, ORANGE, PINK, VIOLET];

@@ -16,7 +16,7 @@ export interface LedStats {
   writes: number;
   /** Bytes sent. */
   bytes: number;
-  /** Time on the wire: 30 us per pixel sent (ESPRUINO.md 5.1). */
+  /** Time on the wire: 30 us per pixel sent (docs/espruino.md 5.1). */
   wireUs: number;
   /** Virtual time (ms) of the last write, -1 before the first. */
   lastWriteAt: number;

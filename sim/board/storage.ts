@@ -1,5 +1,5 @@
 /**
- * The board's flash Storage (Espruino `require("Storage")`, ESPRUINO.md 4.4 and 5.6), as bytes on
+ * The board's flash Storage (Espruino `require("Storage")`, docs/espruino.md 4.4 and 5.6), as bytes on
  * the Node side. The context-facing module (8-bit strings, readJSON/writeJSON forms) is built on
  * top of this in sim/runtime/modules.ts.
  *

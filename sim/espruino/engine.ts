@@ -1,6 +1,6 @@
 /**
  * The simulator's second engine: the unit on the real Espruino interpreter (the Linux build in
- * ../shared/tools/espruino), with the board model of sim/espruino/prelude.ts. It mirrors
+ * $BRAINBOARD_ESPRUINO_DIR), with the board model of sim/espruino/prelude.ts. It mirrors
  * VirtualBoard's surface (keys in, LEDs and console out, power, battery) so scripts, the watcher and
  * the views run on either engine; what differs is time: here it is real, so `advance` and `tap`
  * return promises that settle when the interpreter has got there.

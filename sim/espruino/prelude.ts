@@ -1,5 +1,5 @@
 /**
- * The board prelude for the real Espruino interpreter (the Linux build in ../shared/tools/espruino):
+ * The board prelude for the real Espruino interpreter (the Linux build in $BRAINBOARD_ESPRUINO_DIR):
  * the same board model as the simulator's (sim/board/circuit.ts, sim/board/board.ts), written in Espruino's own
  * dialect and generated from the hardware profile. It runs before the firmware, on the interpreter,
  * and replaces what a Pico has natively and the Linux build lacks:
@@ -80,7 +80,7 @@ function latin1Base64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("base64");
 }
 
-/** The prelude's source, for a profile. Plain ES5 plus what Espruino 2v29 runs (ESPRUINO.md). */
+/** The prelude's source, for a profile. Plain ES5 plus what Espruino 2v29 runs (docs/espruino.md). */
 export function preludeSource(p: Profile, o: PreludeOptions): string {
   const pins = profilePins(p);
   const pinIndex = (name: string | undefined) => (name ? pins.indexOf(name) : -1);

@@ -1,5 +1,5 @@
 /**
- * Espruino's compact JavaScript form of data, as `Storage.writeJSON` writes it (ESPRUINO.md 5.6:
+ * Espruino's compact JavaScript form of data, as `Storage.writeJSON` writes it (docs/espruino.md 5.6:
  * `{best:7,name:"x",arr:[1,2]}`, keys unquoted, not strict JSON) and the liberal parser that
  * `Storage.readJSON` reads it back with. Firmware that reads such a file with JSON.parse fails on
  * the device, and so it does here.

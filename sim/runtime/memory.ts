@@ -1,5 +1,5 @@
 /**
- * Estimates Espruino memory use in blocks (JsVars) with the cost model of ESPRUINO.md 4.2, for
+ * Estimates Espruino memory use in blocks (JsVars) with the cost model of docs/espruino.md 4.2, for
  * `E.getSizeOf` and `process.memory()`. Espruino stores every value as linked 13-byte blocks:
  * an object is one block plus a name block per property (a small integer, boolean or undefined
  * value packs into the name block; other values take their own blocks); strings and typed-array
@@ -200,7 +200,7 @@ export class SizeEstimator {
       return n;
     }
     if (isArrayBuffer(o)) return 1 + this.stringBlocks((o as ArrayBuffer).byteLength);
-    // Measured on the device (ESPRUINO.md 4.2).
+    // Measured on the device (docs/espruino.md 4.2).
     if (Object.prototype.toString.call(o) === "[object Date]") return DATE_BLOCKS;
     let n = 1;
     if (typeof o === "function") {

@@ -1,6 +1,6 @@
 /**
  * The Espruino modules the firmware requires, as runtime.ts installs them: `neopixel` (write to a
- * chain on a pin with SPI MOSI) and `Storage` (the board's flash, ESPRUINO.md 4.4 and 5.6). Each
+ * chain on a pin with SPI MOSI) and `Storage` (the board's flash, docs/espruino.md 4.4 and 5.6). Each
  * call checks the interpreter is still alive and answers with values of the firmware's realm.
  */
 import type { EspruinoRealm } from "./realm.ts";

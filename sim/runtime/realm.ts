@@ -1,5 +1,5 @@
 /**
- * A Node `vm` realm that has only what Espruino 2v29 has (ESPRUINO.md 1.2 and 1.3): the modern
+ * A Node `vm` realm that has only what Espruino 2v29 has (docs/espruino.md 1.2 and 1.3): the modern
  * built-ins Espruino lacks are deleted, and the behaviours that differ and that firmware can trip
  * over are emulated (Math.round of negative halves, JSON.stringify of typed arrays, no Date.UTC,
  * virtual Date.now, seeded Math.random). The Espruino API itself is installed by runtime.ts.

@@ -1,6 +1,6 @@
 /**
  * One boot of the Espruino interpreter on the virtual board: a fresh realm (context.ts) with the
- * Espruino API subset of ESPRUINO.md section 5 installed, with the device's semantics: GPIO and
+ * Espruino API subset of docs/espruino.md section 5 installed, with the device's semantics: GPIO and
  * watches (gpio.ts), timers (timers.ts), the neopixel and Storage modules (modules.ts), and here
  * `E`, `process` and `console`, uncaught errors printed and the program carrying on, and a watchdog.
  *
@@ -24,7 +24,7 @@ import { Events } from "./events.ts";
 import { bytesOf, eNatives } from "./natives.ts";
 
 export { TIMER_MIN_INTERVAL_MS } from "./timers.ts";
-/** Blocks in use by a freshly booted interpreter (ESPRUINO.md 4.2 baseline). */
+/** Blocks in use by a freshly booted interpreter (docs/espruino.md 4.2 baseline). */
 export const BASE_USAGE_BLOCKS = 40;
 export const ESPRUINO_VERSION = "2v29";
 
@@ -111,7 +111,7 @@ export class EspruinoRuntime {
   constructor(bus: BoardBus) {
     this.bus = bus;
     this.bootAt = bus.clock.now;
-    // STM32 seeds rand() at boot from ADC noise (ESPRUINO.md 5.5).
+    // STM32 seeds rand() at boot from ADC noise (docs/espruino.md 5.5).
     this.random = new Prng(bus.noise.nextUint32());
     this.realm = createEspruinoRealm({
       now: () => this.getTime() * 1000,

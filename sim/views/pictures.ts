@@ -1,5 +1,5 @@
 /**
- * Brain Flip's picture cards for the simulator page (RULES.md 4: 36 cards drawn at random from 100
+ * Brain Flip's picture cards for the simulator page (docs/rules.md 4: 36 cards drawn at random from 100
  * images). The unit never sees the pictures; the page lays them on the pad keys, and the server
  * deals a new set for every Brain Flip game the firmware starts (PictureDeal, below).
  *

@@ -4,7 +4,7 @@
  *
  * A view, not a second copy of the rules: everything comes from what the firmware holds. The game's
  * state is the firmware's own latest save in the virtual Storage (it saves at every committed action,
- * README "Reliability"), read with the save decoder (one import below); what is not saved (a refusal,
+ * docs/reliability.md), read with the save decoder (one import below); what is not saved (a refusal,
  * the hint being shown, the resume key) is read off its LEDs; counts come from the core's functions.
  */
 import type { VirtualBoard } from "../board/board.ts";

@@ -25,7 +25,7 @@ export const TOKEN_HEADER = "x-brainboard-token";
 export const REAL_COMMAND_MS = 20_000;
 
 export interface SimulatorOptions {
-  /** The virtual board (default), or the real Espruino interpreter in ../shared/tools/espruino (from RAM, in real time). */
+  /** The virtual board (default), or the real Espruino interpreter in $BRAINBOARD_ESPRUINO_DIR (from RAM, in real time). */
   engine?: "sim" | "espruino";
   /** Profile name or path (default r1-pico); must match the bundle. */
   profile?: string;

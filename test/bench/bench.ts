@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --write]: the figures of DESIGN.md section 5 that the foundation must hold, measured on the
+ * npm run bench [-- --write]: the figures of docs/design.md section 5 that the foundation must hold, measured on the
  * built bundle in the virtual board (virtual time, byte and pixel counts: no wall-clock timing).
  * --write puts them into docs/performance.md. Exits 1 when a bound is not met.
  */

@@ -1,6 +1,6 @@
 /**
  * npm run bench:micro [-- --runs N] [--json]: the pieces of a key press and a frame, timed one by one on the
- * real Espruino interpreter (../shared/tools/espruino/espruino, code from RAM): test/bench/firmware/micro.ts,
+ * real Espruino interpreter ($BRAINBOARD_ESPRUINO_DIR/espruino, code from RAM): test/bench/firmware/micro.ts,
  * bundled as the firmware is, with the board prelude. Each figure is the best of many calls, and the best
  * of N runs of the interpreter, so it holds even on a loaded machine; it is a guide for work on the hot
  * paths (what a change bought), not a bound: bench:real measures the unit as it plays.

@@ -1,8 +1,8 @@
 /**
  * npm run bench:moves [-- --json] [--only KEY,KEY] [--games N] [--worst N] [--runs N] [--what move,check,hint]
  *
- * The unit's moves as codebreaker on the real Espruino 2v29 interpreter (../shared/tools/espruino),
- * against DESIGN.md 5 (issue 13): the solver alone (test/bench/moves-entry.ts, bundled and minified
+ * The unit's moves as codebreaker on the real Espruino 2v29 interpreter ($BRAINBOARD_ESPRUINO_DIR),
+ * against docs/design.md 5 (issue 13): the solver alone (test/bench/moves-entry.ts, bundled and minified
  * as the firmware is) run from RAM on `espruino`, the tables held in RAM as strings (as a Pico's
  * memory-mapped Storage gives them), sliced as firmware/main.ts slices background work (the solver
  * set up in the key's task, no work there; then slices of SLICE_MS, SOLVER_SLICE evaluations at most,

@@ -1,6 +1,6 @@
 /**
  * npm run bench:real [-- --json] [--quick] [--write]: the unit's speed and memory on the real Espruino interpreter
- * (../shared/tools/espruino), held to bounds in a Pico's terms (docs/performance.md). One run:
+ * ($BRAINBOARD_ESPRUINO_DIR), held to bounds in a Pico's terms (docs/performance.md). One run:
  *
  * - picoFactor: a fixed workload (CALIBRATION_ITERATIONS of the Leibniz loop for pi, whose million took 458 s on an
  *   Espruino Pico, Espruino forum 2017) timed here before every game played for time; the factor is the median of

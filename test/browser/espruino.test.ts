@@ -2,7 +2,7 @@
  * The simulator page with the unit on the real Espruino interpreter (`npm start -- --engine espruino`), in
  * Debian's Chromium: a few keys clicked on the page reach the unit, and the page draws the LEDs the
  * interpreter's unit lights and says on its status line what the unit shows. Skipped, saying why, where
- * Chromium or the interpreter (../shared/tools/espruino) is missing.
+ * Chromium or the interpreter ($BRAINBOARD_ESPRUINO_DIR) is missing.
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";

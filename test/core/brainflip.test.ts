@@ -1,4 +1,4 @@
-/** Brain Flip (RULES.md section 4): one test per rule, named after it, plus the module's decisions and refusals. */
+/** Brain Flip (docs/rules.md section 4): one test per rule, named after it, plus the module's decisions and refusals. */
 import { describe, expect, it } from "vitest";
 import {
   answerQuestion,
@@ -69,7 +69,7 @@ function finderReaches(s: FlipState, finder: number, points: number): FlipState 
   return s;
 }
 
-describe("Brain Flip rules (RULES.md 4)", () => {
+describe("Brain Flip rules (docs/rules.md 4)", () => {
   it("grids of 2x2 to 6x6 on the 6x6 pad", () => {
     for (let grid = 2; grid <= 6; grid++) {
       expect(checkFlipConfig(config(2, "flip", false, grid))).toBeNull();

@@ -20,7 +20,7 @@ function maybeContradictory(rules: Rules, rand: () => number): Row[] {
   return rows;
 }
 
-describe("the conflict search (RULES.md 3, role 4: the rows that conflict)", () => {
+describe("the conflict search (docs/rules.md 3, role 4: the rows that conflict)", () => {
   for (const preset of PRESET_IDS)
     for (const harder of [false, true]) {
       const rules = rulesFor(preset, harder);

@@ -31,7 +31,7 @@ describe("seed 000's examples (Brainiac leaflet, figures 1-4)", () => {
   });
 });
 
-describe("feedback (RULES.md 1)", () => {
+describe("feedback (docs/rules.md 1)", () => {
   it("a secret peg is matched at most once and an exact match is preferred over a near one", () => {
     // Red at hole 0 of both: the exact match takes the only red, the second red played gets nothing.
     expect(feedback([RED, ORANGE, RED, ORANGE], [RED, BLUE, BLUE, BLUE])).toEqual({ exact: 1, near: 0 });

@@ -1,6 +1,6 @@
 /**
  * Test helpers for the core: a seeded PRNG and a plain enumeration of the valid codes, written
- * from RULES.md section 2 independently of firmware/core/codes.ts.
+ * from docs/rules.md section 2 independently of firmware/core/codes.ts.
  */
 import type { Code, PresetId } from "../../firmware/core/types";
 import { Prng } from "../../firmware/tools/prng.ts";
@@ -11,7 +11,7 @@ export function seededRandom(seed: number): () => number {
   return () => prng.next();
 }
 
-/** What RULES.md section 2 says about each preset's codes. */
+/** What docs/rules.md section 2 says about each preset's codes. */
 export interface CodeRulesExpected {
   pegs: number;
   colours: number;

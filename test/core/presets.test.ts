@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { codeSpaceSize, PRESET_IDS, rulesFor } from "../../firmware/core/presets";
 import { expectedCodeRules, plainValidCodes, VARIANTS } from "./helpers";
 
-describe("presets (RULES.md 2)", () => {
+describe("presets (docs/rules.md 2)", () => {
   it("the presets are brainiac, travel and race, in that order", () => {
     expect(PRESET_IDS).toEqual(["brainiac", "travel", "race"]);
   });

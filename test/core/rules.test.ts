@@ -1,5 +1,5 @@
 /**
- * One scenario per rule of RULES.md sections 1-3 that the core owns, each named after its rule.
+ * One scenario per rule of docs/rules.md sections 1-3 that the core owns, each named after its rule.
  * Symbols: colours 0..colours-1, the blank is `colours` (6 in Brainiac, 8 in the travel unit and the race).
  */
 import { describe, expect, it } from "vitest";
@@ -41,7 +41,7 @@ function match(preset: PresetId, mode: MatchConfig["mode"], games?: number, hard
   return newMatch({ preset: preset, harder: harder ?? false, mode: mode, games: games ?? 2 });
 }
 
-describe("RULES.md 1: what every preset shares", () => {
+describe("docs/rules.md 1: what every preset shares", () => {
   it("the row where exact = pegs ends the game and the secret is revealed", () => {
     let m = ok(setSecret(match("brainiac", "referee"), [0, 1, 2, 3]));
     m = ok(submitGuess(m, [0, 1, 3, 2]));
@@ -137,7 +137,7 @@ describe("RULES.md 1: what every preset shares", () => {
   });
 });
 
-describe("RULES.md 2: Brainiac", () => {
+describe("docs/rules.md 2: Brainiac", () => {
   it("Brainiac: the secret and the guesses may repeat colours", () => {
     const m = ok(setSecret(match("brainiac", "referee"), [2, 2, 2, 5]));
     expect(ok(submitGuess(m, [5, 2, 2, 2])).game.rows[0].feedback).toEqual({ exact: 2, near: 2 });
@@ -191,7 +191,7 @@ describe("RULES.md 2: Brainiac", () => {
   });
 });
 
-describe("RULES.md 2: the Mastermind travel unit", () => {
+describe("docs/rules.md 2: the Mastermind travel unit", () => {
   it("travel unit: a secret with a repeated colour is refused", () => {
     expect(refusalOf(setSecret(match("travel", "referee"), [7, 3, 7, 0]))).toEqual({ refused: REFUSED_REPEAT, positions: [0, 2] });
   });
@@ -239,7 +239,7 @@ describe("RULES.md 2: the Mastermind travel unit", () => {
   });
 });
 
-describe("RULES.md 2: the five-peg race", () => {
+describe("docs/rules.md 2: the five-peg race", () => {
   const SECRET = [0, 1, 2, 3, 4];
   const advance = [12, 12, 12, 12, 10, 10, 8, 8, 6, 6, 4, 4];
   for (let row = 1; row <= 12; row++) {
@@ -328,7 +328,7 @@ describe("RULES.md 2: the five-peg race", () => {
   });
 });
 
-describe("RULES.md 3: who makes and who breaks", () => {
+describe("docs/rules.md 3: who makes and who breaks", () => {
   it("referee: the unit computes the feedback, so no feedback error is possible", () => {
     let m = ok(setSecret(match("race", "referee"), [0, 1, 2, 3, 4]));
     m = ok(submitGuess(m, [4, 3, 2, 1, 0]));

@@ -59,7 +59,7 @@ describe("validate: reasons and the holes at fault", () => {
   });
 
   for (const variant of VARIANTS) {
-    it(`${variant.name}: exactly the codes allowed by RULES.md 2 pass, out of every code of the symbols and the blank`, () => {
+    it(`${variant.name}: exactly the codes allowed by docs/rules.md 2 pass, out of every code of the symbols and the blank`, () => {
       const rules = rulesFor(variant.preset, variant.harder);
       const expected = expectedCodeRules(variant.preset, variant.harder);
       const symbols = expected.colours + 1; // the blank symbol is tried even where it is not allowed

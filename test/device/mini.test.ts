@@ -1,4 +1,4 @@
-/** DESIGN.md 3: a smaller build (4 pegs, 10 rows, one pad) is only another profile. */
+/** docs/design.md 3: a smaller build (4 pegs, 10 rows, one pad) is only another profile. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

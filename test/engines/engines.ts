@@ -1,7 +1,7 @@
 /**
  * Runs the same play on both engines, the simulator (virtual time) and the real Espruino
  * interpreter (sim/espruino/engine.ts, real time), and records what each showed, so the tests can
- * hold them to agree. The real engine is in ../shared/tools/espruino; where it is missing the tests
+ * hold them to agree. The real engine is in $BRAINBOARD_ESPRUINO_DIR; where it is missing the tests
  * that need it say so and skip.
  */
 import { readFileSync } from "node:fs";

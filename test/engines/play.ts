@@ -53,7 +53,7 @@ export async function playKeyedMatch(board: AnyBoard, preset: PresetId, mode: "r
   await tap(board, "p66");
   await board.advance(SETTLE_MS);
   const t: Transcript = { games: [], track: [], winner: "", menuAfter: "" };
-  // Race: every code broken in row 1 (+12 holes) ends the match in game 5 (RULES.md 2.3).
+  // Race: every code broken in row 1 (+12 holes) ends the match in game 5 (docs/rules.md 2).
   const games = preset === "race" ? 5 : 2;
   for (let g = 0; g < games; g++) {
     const secret = randomSecret(rules, () => prng.next());

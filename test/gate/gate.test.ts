@@ -54,7 +54,7 @@ describe("bundle gate: rejected constructs", () => {
       expect({ missing, unexpected }).toEqual({ missing: [], unexpected: [] });
       for (const problem of problems) {
         expect(problem.file).toBe(file);
-        expect(problem.message).toMatch(/ESPRUINO\.md|parse error/);
+        expect(problem.message).toMatch(/docs\/espruino\.md|parse error/);
       }
     });
   }
@@ -82,15 +82,15 @@ describe("bundle gate: positions and format", () => {
       file: "dist/firmware.js",
       line: 3,
       column: 14,
-      message: "Map is undefined on Espruino 2v29 (ESPRUINO.md 1.2)",
+      message: "Map is undefined on Espruino 2v29 (docs/espruino.md 1.2)",
     };
-    expect(formatProblem(problem)).toBe("dist/firmware.js:3:14: Map is undefined on Espruino 2v29 (ESPRUINO.md 1.2)");
+    expect(formatProblem(problem)).toBe("dist/firmware.js:3:14: Map is undefined on Espruino 2v29 (docs/espruino.md 1.2)");
   });
 
   it("reports 1-based lines and columns at the construct", () => {
     const problems = checkBundle("var list = [1];\nprint(f(...list));\n", "a.js");
     expect(problems.map(formatProblem)).toEqual([
-      "a.js:2:9: spread argument in a call: Espruino 2v29 cannot parse spread or rest (ESPRUINO.md 1.1)",
+      "a.js:2:9: spread argument in a call: Espruino 2v29 cannot parse spread or rest (docs/espruino.md 1.1)",
     ]);
   });
 

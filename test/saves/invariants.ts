@@ -20,7 +20,7 @@ import { FLIP_PHASE_NAMES, FLIP_PICK } from "../../firmware/core/brainflip.ts";
 export const SYMBOL_LEDS = PEG_COLOURS.map((c) => COLOUR_NAMES[c]);
 
 /**
- * The feedback of RULES.md section 1, written independently of firmware/core/feedback.ts so that a bug
+ * The feedback of docs/rules.md section 1, written independently of firmware/core/feedback.ts so that a bug
  * there cannot hide itself: mark the exact pegs, then match each other guess peg with the first unused,
  * non-exact secret peg of its colour.
  */

@@ -1,5 +1,5 @@
 /**
- * RULES.md 4: Brain Flip, played with keys on the virtual board running dist/firmware.js and read off
+ * docs/rules.md 4: Brain Flip, played with keys on the virtual board running dist/firmware.js and read off
  * its LEDs. Cards are grid keys; the Master's keys are on the codemaker pad (m31 yes, m32 no,
  * m33 correct the last answer, m24 "made it impossible", m34 OK, m11 menu).
  */
@@ -76,7 +76,7 @@ function flip(s: FlipSetup = {}): FlipDriver {
   return u;
 }
 
-describe("RULES.md 4: Brain Flip", () => {
+describe("docs/rules.md 4: Brain Flip", () => {
   it("the Master picks a card on the pad and nothing lights to give it away", () => {
     const u = flip();
     const before = u.board.colours("pad");

@@ -1,5 +1,5 @@
 /**
- * One scenario per rule of RULES.md sections 1 and 2, played with keys on the virtual board running
+ * One scenario per rule of docs/rules.md sections 1 and 2, played with keys on the virtual board running
  * dist/firmware.js and read off its LEDs. Test names are the rules.
  */
 import { describe, expect, it } from "vitest";
@@ -33,7 +33,7 @@ function brainiacReferee(games = 2, harder = false): UnitDriver {
   return u;
 }
 
-describe("RULES.md 1: what every codebreaker preset shares", () => {
+describe("docs/rules.md 1: what every codebreaker preset shares", () => {
   it("feedback gives one exact mark per right colour in the right place and one near mark per right colour in the wrong place", () => {
     const u = brainiacReferee();
     u.makerSecret([0, 1, 2, 3]);
@@ -142,7 +142,7 @@ describe("RULES.md 1: what every codebreaker preset shares", () => {
   });
 });
 
-describe("RULES.md 2: Brainiac (seed 000)", () => {
+describe("docs/rules.md 2: Brainiac (seed 000)", () => {
   it("Brainiac: four pegs from six colours, repeats allowed, twelve rows", () => {
     const u = brainiacReferee();
     u.makerSecret([2, 2, 2, 2]); // repeats are allowed in the secret
@@ -205,7 +205,7 @@ describe("RULES.md 2: Brainiac (seed 000)", () => {
   });
 });
 
-describe("RULES.md 2: the Mastermind travel unit (seeds 001, 004)", () => {
+describe("docs/rules.md 2: the Mastermind travel unit (seeds 001, 004)", () => {
   const travel = (mode: "referee" | "manual" = "referee", harder = false) => {
     const u = new UnitDriver();
     u.startMatch({ preset: "travel", harder, mode, games: 2 });
@@ -284,7 +284,7 @@ describe("RULES.md 2: the Mastermind travel unit (seeds 001, 004)", () => {
   });
 });
 
-describe("RULES.md 2: the five-peg race (seed 002)", () => {
+describe("docs/rules.md 2: the five-peg race (seed 002)", () => {
   const race = (mode: "referee" | "manual" = "referee", harder = false) => {
     const u = new UnitDriver();
     u.startMatch({ preset: "race", harder, mode });

@@ -1,5 +1,5 @@
 /**
- * RULES.md 3: who makes and who breaks on the electronic unit. Played with keys on the bundle in
+ * docs/rules.md 3: who makes and who breaks on the electronic unit. Played with keys on the bundle in
  * the virtual board; answers are read off the LEDs.
  */
 import { describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ function allFeedbacks(pegs: number): Feedback[] {
   return out;
 }
 
-describe("RULES.md 3: roles on the electronic unit", () => {
+describe("docs/rules.md 3: roles on the electronic unit", () => {
   it("two players, unit referees: the secret is keyed in hidden and the unit gives the feedback", () => {
     const u = new UnitDriver();
     u.startMatch({ preset: "brainiac", mode: "referee" });

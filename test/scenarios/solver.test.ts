@@ -1,5 +1,5 @@
 /**
- * GitHub issue 8 on the unit: the unit breaks codes from its decision tables (role 4 of RULES.md 3),
+ * GitHub issue 8 on the unit: the unit breaks codes from its decision tables (role 4 of docs/rules.md 3),
  * thinks in slices with a light running along its row, checks a player's answers for contradictions
  * in slices, and gives a human codebreaker hints. Played with keys on the bundle in the virtual
  * board, which is flashed with the tables as `npm run flash` does; answers are read off the LEDs.
@@ -106,7 +106,7 @@ function coreGuesses(rules: Rules, table: Uint8Array | undefined, secret: Code):
   return out;
 }
 
-describe("issue 8: the unit breaks codes from its tables (RULES.md 3, role 4)", () => {
+describe("issue 8: the unit breaks codes from its tables (docs/rules.md 3, role 4)", () => {
   const cases: [string, Rules, number, number][] = [
     ["Brainiac", rulesFor("brainiac", false), 6, 4],
     ["Brainiac with blanks", rulesFor("brainiac", true), 6, 3],

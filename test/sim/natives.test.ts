@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { boot } from "./helpers.ts";
 
-// The expected values were printed by the real interpreter (Espruino 2v29, ../shared/tools/espruino).
+// The expected values were printed by the real interpreter (Espruino 2v29, $BRAINBOARD_ESPRUINO_DIR).
 describe("Espruino's whole-array natives", () => {
   it("Uint24Array is a little-endian view of 3 bytes an element, and E.mapInPlace maps a frame into it through a table", () => {
     const board = boot(`var bytes = new Uint8ClampedArray(9); var view = new Uint24Array(bytes.buffer);

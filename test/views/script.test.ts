@@ -188,7 +188,7 @@ describe("parseScript: bad lines name the line and the problem", () => {
 });
 
 describe("key aliases", () => {
-  it("names the R1 keys as the README's table says", () => {
+  it("names the R1 keys as docs/playing.md's tables say", () => {
     const table: Record<string, string> = {
       ok: "p66",
       menu: "p61",

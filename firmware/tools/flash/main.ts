@@ -73,7 +73,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     throw new FlashError(
       [
         `${show(bundle)} is ${bytes} bytes, over the Storage budget of ${budget} bytes for the ${board.name}`,
-        `  (the ${BUNDLE_BOUND_BYTES}-byte bound of DESIGN.md 5, and ${board.storageBytes} bytes of Storage less ${STATE_RESERVE_BYTES} kept for saved state)`,
+        `  (the ${BUNDLE_BOUND_BYTES}-byte bound of docs/design.md 5, and ${board.storageBytes} bytes of Storage less ${STATE_RESERVE_BYTES} kept for saved state)`,
         "  make the firmware smaller, or check that the bundle was minified (npm run build)",
       ].join("\n"),
       1,

@@ -10,15 +10,15 @@ export const HARDWARE_DIR = ROOT + "hardware/";
 export const DEFAULT_OUT_DIR = ROOT + "dist/";
 export { STATE_RESERVE_BYTES } from "../tables.ts";
 
-/** The CLI's short-upload bug: a payload of this many bytes or fewer never reports completion (ESPRUINO.md 6.2). */
+/** The CLI's short-upload bug: a payload of this many bytes or fewer never reports completion (docs/espruino.md 6.2). */
 export const CLI_SHORT_UPLOAD_BYTES = 512;
 
 export const BOOT_FILE = ".bootcde";
 
-/** The oldest Espruino the firmware is known to run on: everything in ESPRUINO.md was checked on 2v29. */
+/** The oldest Espruino the firmware is known to run on: everything in docs/espruino.md was checked on 2v29. */
 export const MIN_ESPRUINO = { major: 2, minor: 29 };
 
-/** process.env.BOARD of Espruino for Linux (shared/tools/espruino), which stands in for any board over tcp://. */
+/** process.env.BOARD of Espruino for Linux ($BRAINBOARD_ESPRUINO_DIR), which stands in for any board over tcp://. */
 export const LINUX_BOARD = "LINUX";
 
 export class FlashError extends Error {

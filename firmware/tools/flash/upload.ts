@@ -82,7 +82,7 @@ export function checkBoardRoom(report: BoardReport, files: { name: string; bytes
   return { compact: need > report.freeBytes };
 }
 
-/** The most a bundle may take: the DESIGN.md bound, and the board's Storage less what saved state needs. */
+/** The most a bundle may take: the docs/design.md bound, and the board's Storage less what saved state needs. */
 export function storageBudget(board: BoardInfo): number {
   return Math.min(BUNDLE_BOUND_BYTES, board.storageBytes - STATE_RESERVE_BYTES);
 }
@@ -161,7 +161,7 @@ function textLiteral(bytes: Uint8Array): string | null {
  * `require("Storage").write(name, data, offset[, size])` calls, as the CLI writes .bootcde, the first one sizing the
  * file. Text goes as a string literal; anything else (the tables) as base64 decoded on the board (atob), as the CLI's
  * --storage does; the pad as zero-filled arrays made on the board. Every line is printable 7-bit ASCII, so nothing
- * depends on how the link treats bytes >= 0x80 (ESPRUINO.md 4.3).
+ * depends on how the link treats bytes >= 0x80 (docs/espruino.md 4.3).
  */
 export function uploadScript(files: UploadFile[], start = true): string {
   const lines: string[] = [];

@@ -14,7 +14,7 @@ export function formatProblem(p: GateProblem): string {
   return `${p.file}:${p.line}:${p.column}: ${p.message}`;
 }
 
-// ---- What Espruino 2v29 lacks (ESPRUINO.md 1.2) ----
+// ---- What Espruino 2v29 lacks (docs/espruino.md 1.2) ----
 
 export const words = (text: string) => text.split(" ");
 
@@ -54,16 +54,16 @@ export const MISSING_INSTANCE_METHODS = new Set(
 
 export const ERROR_CLASSES = new Set(words("Error TypeError SyntaxError ReferenceError RangeError EvalError URIError AggregateError"));
 
-export const NO_DESTRUCTURING = "Espruino 2v29 cannot destructure (ESPRUINO.md 1.1)";
-export const NO_SPREAD = "Espruino 2v29 cannot parse spread or rest (ESPRUINO.md 1.1)";
-export const NO_GENERATORS = "Espruino 2v29 has no generators (ESPRUINO.md 1.1)";
-export const NO_ASYNC = "Espruino 2v29 has no async/await (ESPRUINO.md 1.1)";
-export const NO_LABELS = "Espruino 2v29 reads a label as a variable and throws ReferenceError (ESPRUINO.md 1.1)";
-export const SYNTAX_ERROR = "SyntaxError on Espruino 2v29 (ESPRUINO.md 1.1)";
-export const NO_MODULES = "Espruino 2v29 has no ES modules; bundle to one script (ESPRUINO.md 1.1)";
-export const UNDEFINED_BUILTIN = "undefined on Espruino 2v29 (ESPRUINO.md 1.2)";
+export const NO_DESTRUCTURING = "Espruino 2v29 cannot destructure (docs/espruino.md 1.1)";
+export const NO_SPREAD = "Espruino 2v29 cannot parse spread or rest (docs/espruino.md 1.1)";
+export const NO_GENERATORS = "Espruino 2v29 has no generators (docs/espruino.md 1.1)";
+export const NO_ASYNC = "Espruino 2v29 has no async/await (docs/espruino.md 1.1)";
+export const NO_LABELS = "Espruino 2v29 reads a label as a variable and throws ReferenceError (docs/espruino.md 1.1)";
+export const SYNTAX_ERROR = "SyntaxError on Espruino 2v29 (docs/espruino.md 1.1)";
+export const NO_MODULES = "Espruino 2v29 has no ES modules; bundle to one script (docs/espruino.md 1.1)";
+export const UNDEFINED_BUILTIN = "undefined on Espruino 2v29 (docs/espruino.md 1.2)";
 export const SHARED_LOOP_BINDING =
-  "Espruino 2v29 shares one binding across iterations (ESPRUINO.md 1.1); declare a copy inside the loop body";
+  "Espruino 2v29 shares one binding across iterations (docs/espruino.md 1.1); declare a copy inside the loop body";
 export const REGEX_REASONS: Record<string, string> = {
   quantifier: "Espruino 2v29 regexes only support * and + after a single character",
   group: "Espruino 2v29 regexes have no (?: groups, lookaround or named groups",
@@ -72,7 +72,7 @@ export const REGEX_REASONS: Record<string, string> = {
   flag: "Espruino 2v29 regexes only support the g and i flags",
 };
 
-// ---- Regex syntax (ESPRUINO.md 1.2: src/jswrap_regexp.c handles * and + after one character, g and i) ----
+// ---- Regex syntax (docs/espruino.md 1.2: src/jswrap_regexp.c handles * and + after one character, g and i) ----
 
 export interface RegexProblem {
   /** Offset in the pattern, or -1 for a flag. */

@@ -52,7 +52,7 @@ export interface GlobalUse {
   scope: Scope;
   at: acorn.Node;
   message: string;
-  /** `typeof featureTest` anywhere in the file marks the use as guarded (ESPRUINO.md 3.5). */
+  /** `typeof featureTest` anywhere in the file marks the use as guarded (docs/espruino.md 3.5). */
   featureTest: string;
 }
 
