@@ -1,6 +1,7 @@
 /**
- * A size pass on the minified bundle, after terser: `void 0` (terser's undefined) and the globals the
- * bundle names most (`Math`, the typed-array constructors, `JSON`...) become two-character locals of
+ * A size pass on the minified bundle, after terser: `void 0` (terser's undefined), `null`, the globals the
+ * bundle names most (`Math`, the typed-array constructors, `JSON`...), static functions of those it calls
+ * often (`Math.floor`...), require("Storage") and the strings it repeats become two-character locals of
  * the bundle's outer function, declared once at its top. Espruino keeps the code as text, so that is
  * bytes saved at every use; and a local of the outer function, declared first, is found sooner than
  * a global (the interpreter searches the scopes outwards: measured on the 2v29 Linux build, `u_` for
@@ -33,6 +34,30 @@ export const ALIASED_GLOBALS = [
   "Float64Array",
 ];
 
+/**
+ * Static functions of those namespaces worth an alias of their own (`Math.floor` as a local): none reads `this`
+ * (checked on the 2v29 interpreter), and a call through the local skips the namespace's lookup as well.
+ */
+export const ALIASED_MEMBERS = [
+  "Math.floor",
+  "Math.min",
+  "Math.max",
+  "Math.ceil",
+  "Array.isArray",
+  "String.fromCharCode",
+  "E.CRC32",
+  "E.sum",
+  "E.mapInPlace",
+  "E.hwRand",
+  "JSON.stringify",
+];
+
+/** Built-in modules worth an alias: require() of one returns the same object every time, so it is asked for once, at boot. */
+export const ALIASED_MODULES = ["Storage"];
+
+/** The names ALIASED_MEMBERS and ALIASED_MODULES read: a bundle that declares one of these names gets none of their aliases. */
+const MEMBER_OWNERS = new Set([...ALIASED_MEMBERS.map((m) => m.split(".")[0]), "require"]);
+
 const FIRST = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const SECOND = "_$0123456789";
 
@@ -54,7 +79,30 @@ export function aliasGlobals(code: string): string {
       (n.argument as AnyNode).value === 0
     )
       add("void 0", n);
-    if (n.type === "Identifier" && ALIASED_GLOBALS.includes(n.name as string)) {
+    if (n.type === "Literal" && n.value === null && n.raw === "null") add("null", n);
+    // A string the code repeats (a mode's name, a typeof's answer): held once rather than spelled out at each use.
+    const isLiteralKey = (parent?.type === "Property" || parent?.type === "MethodDefinition") && parent.key === n;
+    if (n.type === "Literal" && typeof n.value === "string" && !isLiteralKey) add(n.raw as string, n);
+    const args = n.type === "CallExpression" ? (n.arguments as AnyNode[]) : [];
+    if (
+      (n.callee as AnyNode | undefined)?.type === "Identifier" &&
+      (n.callee as AnyNode).name === "require" &&
+      args.length === 1 &&
+      args[0].type === "Literal" &&
+      ALIASED_MODULES.includes(args[0].value as string)
+    ) {
+      add(`require(${JSON.stringify(args[0].value)})`, n);
+      return;
+    }
+    const object = n.type === "MemberExpression" && !n.computed ? (n.object as AnyNode) : null;
+    if (object?.type === "Identifier" && !(parent?.type === "AssignmentExpression" && parent.left === n)) {
+      const member = `${object.name as string}.${(n.property as AnyNode).name as string}`;
+      if (ALIASED_MEMBERS.includes(member)) {
+        add(member, n);
+        return;
+      }
+    }
+    if (n.type === "Identifier" && (ALIASED_GLOBALS.includes(n.name as string) || MEMBER_OWNERS.has(n.name as string))) {
       const p = parent as AnyNode;
       const isKey =
         (p.type === "MemberExpression" && p.property === n && !p.computed) ||
@@ -67,7 +115,7 @@ export function aliasGlobals(code: string): string {
       if (isDeclaration) declared.add(n.name as string);
       // (A shorthand property `{Math}` would need `Math:m_`: not worth handling; such a global is left alone.)
       else if (p.type === "Property" && p.shorthand) declared.add(n.name as string);
-      else if (!isKey) add(n.name as string, n);
+      else if (!isKey && ALIASED_GLOBALS.includes(n.name as string)) add(n.name as string, n);
     }
     for (const c of children(n)) visit(c, n);
   };
@@ -78,14 +126,21 @@ export function aliasGlobals(code: string): string {
   })();
   const edits: { start: number; end: number; text: string }[] = [];
   const decls: string[] = [];
+  // (A literal may touch a word: `return"race"`, `"race"in o`; the alias is a word, so it gets a space there.)
+  const word = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_$]/.test(c);
   for (const [key, list] of uses) {
-    if (declared.has(key)) continue;
+    if (declared.has(key) || declared.has(key.split(/[.(]/)[0])) continue;
     // Declaration: `,xx=Math` (or `,xx` for undefined) against what each use saves.
     const cost = key === "void 0" ? 3 : 4 + key.length;
     if (list.length * (key.length - 2) <= cost) continue;
     const alias = fresh.next().value as string;
     decls.push(key === "void 0" ? alias : `${alias}=${key}`);
-    for (const u of list) edits.push({ start: u.start, end: u.end, text: alias });
+    for (const u of list)
+      edits.push({
+        start: u.start,
+        end: u.end,
+        text: (word(code[u.start - 1]) ? " " : "") + alias + (word(code[u.end]) ? " " : ""),
+      });
   }
   if (!decls.length) return code;
   // The declarations go first in the outer function: joined to its leading `var` when it has one.

@@ -158,7 +158,7 @@ function checkPinned(pinned: Record<string, string>, used: Record<string, string
  * Espruino lacks stay off (pure_getters is on: the firmware defines no getters). Anonymous function
  * expressions become arrows (unsafe_arrows: terser converts only those that use neither `this` nor
  * `arguments`, whose meaning an arrow changes; the firmware never calls a function expression with
- * `new`): about 400 bytes. No hoisting
+ * `new`): about 400 bytes; likewise object-literal functions become methods (unsafe_methods). No hoisting
  * of functions or vars (2v29 does not hoist), ES2015 output only; the gate checks the result anyway.
  */
 async function compress(code: string): Promise<string> {
@@ -172,8 +172,12 @@ async function compress(code: string): Promise<string> {
       unsafe_arrows: true,
       keep_fargs: true,
       pure_getters: true,
+      unsafe_methods: true,
+      // Statements stay statements: joined into sequences, an early `a();return` becomes `return void a()` (longer).
+      sequences: false,
     },
-    mangle: true,
+    // (E is never a local's name: alias-globals.ts then finds every E.CRC32... is Espruino's.)
+    mangle: { reserved: ["E"] },
     format: { ascii_only: true, comments: false },
   });
   if (out.code === undefined) throw new BuildError("terser returned no code");

@@ -1,7 +1,7 @@
 /**
  * The board's flash Storage (Espruino `require("Storage")`, ESPRUINO.md 4.4 and 5.6), as bytes on
  * the Node side. The context-facing module (8-bit strings, readJSON/writeJSON forms) is built on
- * top of this in runtime.ts.
+ * top of this in sim/runtime/modules.ts.
  *
  * Model: a journal, like the device. Every file takes a header plus its data rounded up to whole
  * words; rewriting or erasing a file turns its old copy into trash, which only `compact()` (or a
@@ -41,27 +41,37 @@
  *     jsfGetNextFileHeader); if the device would find it corrupt (jsfIsStorageValid at power-on), it
  *     erases all of Storage (jsfResetStorage), and so does this model, with a warning.
  *
- * Host faults: a Storage file that cannot be used (not JSON, empty, cut short, null, a directory, another
- * format or version) is moved aside (renamed FILE.bad-<time>) with a warning, and Storage starts empty; a
- * file that cannot be written (a full disk, no permission, its directory removed) makes the Storage call
- * fail as a full flash does (Storage.write returns false), with a warning, and nothing changes.
+ * Host faults (the file behind Storage, storage-file.ts): a Storage file that cannot be used is moved
+ * aside (renamed FILE.bad-<time>) with a warning, and Storage starts empty; a file that cannot be written
+ * makes the Storage call fail as a full flash does (Storage.write returns false), with a warning.
  *
  * A cut is armed with `armCut(n, fraction, onCut)`: the n-th operation from now is carried out
  * `fraction` (0..1 of its bytes; 0 = nothing, 1 = all of it) and then `onCut` runs (the board turns
  * off) and `apply` throws PowerCutError, so nothing more of the firmware call that asked for the
  * write reaches the board.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, renameSync } from "node:fs";
+import {
+  compactionPlan,
+  FLASH_WORD_BYTES,
+  flashImage,
+  programSteps,
+  journalLayout,
+  readImage,
+  STORAGE_NAME_MAX,
+  wordsDone,
+  bytesFromString,
+  stringFromBytes,
+  type StoredFile,
+} from "./flash-image.ts";
+import { BadStorageFile, readStorageFile, writeStorageFile } from "./storage-file.ts";
 
-/** Longer names are silently truncated by the device. */
-export const STORAGE_NAME_MAX = 28;
+export { bytesFromString, FLASH_WORD_BYTES, readImage, STORAGE_NAME_MAX, stringFromBytes } from "./flash-image.ts";
+export { storageFileLimit } from "./storage-file.ts";
 // Espruino's Storage layout is a board fact (hardware/boards.ts), shared with the flash tool; so is the page-aligning
 // pad that npm run flash writes after .bootcde (PAD_FILE, pageAlignPad there).
 export { STORAGE_HEADER_BYTES, storageFootprint } from "../../hardware/boards.ts";
 import { STORAGE_HEADER_BYTES, storageFootprint } from "../../hardware/boards.ts";
-/** Flash is programmed a word at a time: a cut leaves whole words done. */
-export const FLASH_WORD_BYTES = 4;
 
 export interface StorageStats {
   totalBytes: number;
@@ -91,14 +101,6 @@ export interface StorageOptions {
   warn?: (message: string) => void;
   /** Called at once when the file can no longer be written (with why), and when it can again (null). */
   onProblem?: (problem: string | null) => void;
-}
-
-/**
- * The largest Storage file read: its base64 data, JSON around it and trash for a Storage of `capacity`
- * bytes, with room to spare. A larger one is refused before a byte of it is read.
- */
-export function storageFileLimit(capacity: number): number {
-  return capacity * 4 + 65_536;
 }
 
 /** How far an operation got before the power was cut. */
@@ -135,13 +137,6 @@ export class PowerCutError extends Error {
   }
 }
 
-interface StoredFile {
-  name: string;
-  bytes: Uint8Array;
-  /** Replaced or erased: its space is trash until a compaction. */
-  trash?: boolean;
-}
-
 /** A power cut armed for a step of the next compaction. */
 interface ArmedCompactionCut {
   /** Flash steps (page erases and writes) done before the cut. */
@@ -164,48 +159,11 @@ export interface CompactionCut {
   lost: string[];
 }
 
-/** A flash operation of a compaction. */
-type FlashStep = { kind: "erase"; page: number } | { kind: "write"; addr: number; bytes: Uint8Array };
-
 interface ArmedCut {
   /** Operations still to go before the torn one (1 = the next). */
   countdown: number;
   fraction: number;
   onCut: (cut: StorageCut) => void;
-}
-
-interface SavedStorage {
-  format: "brainboard-storage";
-  /** 1: live files and trash totals; 2: every entry in flash order, trash included. */
-  version: 1 | 2;
-  capacity: number;
-  trashBytes?: number;
-  trashCount?: number;
-  files: { name: string; data: string; trash?: boolean }[];
-}
-
-/** Thrown by load(): why a Storage file cannot be used. */
-class BadStorageFile extends Error {}
-
-/** Bytes of an 8-bit string (char codes masked to a byte, as the device stores them). */
-export function bytesFromString(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 255;
-  return out;
-}
-
-/** The 8-bit string of some bytes. */
-export function stringFromBytes(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 4096) s += String.fromCharCode(...bytes.subarray(i, i + 4096));
-  return s;
-}
-
-/** Bytes of `length` programmed at `fraction`: whole words only, and all of them only at fraction 1. */
-function wordsDone(length: number, fraction: number): number {
-  if (fraction >= 1) return length;
-  const n = Math.min(length - 1, Math.floor(length * Math.max(0, fraction)));
-  return Math.max(0, n - (n % FLASH_WORD_BYTES));
 }
 
 export class VirtualStorage {
@@ -240,7 +198,7 @@ export class VirtualStorage {
     this.onProblem = opts.onProblem ?? (() => {});
     if (this.file && existsSync(this.file)) {
       try {
-        this.load(this.file);
+        this.journal = readStorageFile(this.file, this.capacity);
       } catch (e) {
         if (!(e instanceof BadStorageFile)) throw e;
         this.journal = [];
@@ -360,12 +318,7 @@ export class VirtualStorage {
 
   /** Where each entry lies in flash (address of its header), trash included: what compaction works on. */
   layout(): { name: string; addr: number; bytes: number; trash: boolean }[] {
-    let addr = 0;
-    return this.journal.map((f) => {
-      const e = { name: f.name, addr, bytes: storageFootprint(f.bytes.length), trash: !!f.trash };
-      addr += e.bytes;
-      return e;
-    });
+    return journalLayout(this.journal);
   }
 
   /**
@@ -401,7 +354,7 @@ export class VirtualStorage {
 
   /** The flash steps a compaction would take now (0 when there is no trash: the device then does nothing). */
   compactionSteps(): number {
-    const plan = this.compactionPlan();
+    const plan = compactionPlan(this.journal, this.capacity, this.pageBytes);
     return plan ? plan.steps.length : 0;
   }
 
@@ -564,102 +517,17 @@ export class VirtualStorage {
 
   // -------------------------------------------------------------- compaction, as the device does it
 
-  /** The flash image: each entry's header (size word, 28-byte name; a trashed name starts with 4 zero bytes) and data. */
-  private image(entries: StoredFile[] = this.journal): Uint8Array {
-    const img = new Uint8Array(this.capacity).fill(0xff);
-    let addr = 0;
-    for (const f of entries) {
-      const size = f.bytes.length;
-      img[addr] = size & 255;
-      img[addr + 1] = (size >> 8) & 255;
-      img[addr + 2] = (size >> 16) & 255;
-      img[addr + 3] = 0; // flags: none
-      const name = bytesFromString(f.name.slice(0, STORAGE_NAME_MAX));
-      img.fill(0, addr + 4, addr + STORAGE_HEADER_BYTES);
-      img.set(name, addr + 4);
-      if (f.trash || f.name === "") img.fill(0, addr + 4, addr + 8);
-      img.set(f.bytes, addr + STORAGE_HEADER_BYTES);
-      addr += storageFootprint(size);
-    }
-    return img;
-  }
-
-  /** The page erases and writes of a compaction now (jsfCompactInternal), or null when there is no trash. */
-  private compactionPlan(): { steps: FlashStep[]; result: Uint8Array } | null {
-    const entries = this.layout();
-    const firstTrash = entries.findIndex((e) => e.trash);
-    if (firstTrash < 0) return null;
-    const page = this.pageBytes;
-    const end = this.capacity;
-    // jsfGetStorageStats: the last page that starts with a header, at or before the first trashed file.
-    let start = 0;
-    for (let i = 0; i <= firstTrash; i++) if (entries[i].addr % page === 0) start = entries[i].addr;
-    const img = this.image();
-    const live = entries.filter((e) => !e.trash && e.addr >= start);
-    const liveBytes = entries.filter((e) => !e.trash).reduce((n, e) => n + e.bytes, 0);
-    const bufferSize = Math.min(liveBytes, page + STORAGE_HEADER_BYTES);
-    const steps: FlashStep[] = [];
-    const nextPage = (addr: number) => Math.min(end, (Math.floor(addr / page) + 1) * page);
-    const queue: number[] = [];
-    let writeAddr = start;
-    const writeBuffer = (readAddr: number) => {
-      while (queue.length) {
-        let n = queue.length;
-        const np = nextPage(writeAddr);
-        if (writeAddr + n > np) n = np - writeAddr;
-        if (readAddr < np) return; // still reading from the page this would write
-        if (writeAddr % page === 0) steps.push({ kind: "erase", page: writeAddr / page });
-        steps.push({ kind: "write", addr: writeAddr, bytes: Uint8Array.from(queue.splice(0, n)) });
-        writeAddr += n;
-      }
-    };
-    for (const e of live) {
-      for (let i = 0; i < STORAGE_HEADER_BYTES; i++) queue.push(img[e.addr + i]);
-      let ptr = e.addr + STORAGE_HEADER_BYTES;
-      writeBuffer(ptr);
-      let left = e.bytes - STORAGE_HEADER_BYTES;
-      while (left > 0) {
-        const n = Math.min(left, bufferSize - queue.length);
-        if (n <= 0) return null; // "compact> error - no space left!": the device gives up here
-        for (let i = 0; i < n; i++) queue.push(img[ptr + i]);
-        ptr += n;
-        left -= n;
-        writeBuffer(ptr);
-      }
-    }
-    writeBuffer(end);
-    // The pages after the new end are erased.
-    const used = entries.length ? entries[entries.length - 1].addr + entries[entries.length - 1].bytes : 0;
-    let p = writeAddr === start ? start : nextPage(writeAddr - 1);
-    for (; p < Math.max(used, p) && p < end; p += page) if (p % page === 0) steps.push({ kind: "erase", page: p / page });
-    const result = this.image(this.journal.filter((f) => !f.trash));
-    return { steps, result };
-  }
-
   private compactNow(): void {
     this.ops.compacts++;
     const armed = this.armedCompaction;
     if (armed) {
       this.armedCompaction = null;
-      const plan = this.compactionPlan();
+      const plan = compactionPlan(this.journal, this.capacity, this.pageBytes);
       if (plan) {
-        const img = this.image();
+        const img = flashImage(this.journal, this.capacity);
         const before = this.journal.filter((f) => !f.trash).map((f) => ({ name: f.name, bytes: f.bytes.slice() }));
         const n = Math.min(armed.steps, plan.steps.length);
-        let torn: string | undefined;
-        for (let i = 0; i <= n && i < plan.steps.length; i++) {
-          const st = plan.steps[i];
-          const part = i < n ? 1 : armed.fraction;
-          if (part <= 0) break;
-          if (st.kind === "erase") {
-            if (part < 1) break; // an erase is done or not
-            img.fill(0xff, st.page * this.pageBytes, Math.min(this.capacity, (st.page + 1) * this.pageBytes));
-          } else {
-            const k = part >= 1 ? st.bytes.length : wordsDone(st.bytes.length, part);
-            for (let j = 0; j < k; j++) img[st.addr + j] &= st.bytes[j];
-            if (part < 1) torn = `write of ${st.bytes.length} bytes at 0x${st.addr.toString(16)} (${k} done)`;
-          }
-        }
+        const torn = programSteps(img, plan.steps, n, armed.fraction, this.pageBytes);
         const read = readImage(img, this.capacity, this.pageBytes);
         const reset = !read.valid;
         this.journal = reset ? [] : read.entries;
@@ -703,98 +571,23 @@ export class VirtualStorage {
   /** Writes the Storage file; false (with a warning) when the host cannot. */
   private save(): boolean {
     if (!this.file) return true;
-    const data: SavedStorage = {
-      format: "brainboard-storage",
-      version: 2,
-      capacity: this.capacity,
-      files: this.journal.map((f) => ({
-        name: f.name,
-        data: Buffer.from(f.bytes).toString("base64"),
-        ...(f.trash ? { trash: true } : {}),
-      })),
-    };
-    const tmp = this.file + ".tmp";
-    const text = JSON.stringify(data, null, 1);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        // Whatever is at FILE.tmp (a symlink someone left there, a copy cut short) is removed, not followed: the
-        // new copy is created afresh ("wx" fails rather than follow a link that appears in between).
-        rmSync(tmp, { force: true });
-        writeFileSync(tmp, text, { flag: "wx" });
-        renameSync(tmp, this.file);
-        if (this.problem !== null) {
-          this.problem = null;
-          this.onProblem(null);
-        }
-        return true;
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === "ENOENT" && attempt === 0) {
-          // Its directory was removed while the simulator ran: made again, once.
-          try {
-            mkdirSync(dirname(this.file), { recursive: true });
-            continue;
-          } catch {
-            // falls through to the failed write
-          }
-        }
-        try {
-          rmSync(tmp, { force: true }); // no partial copy left behind
-        } catch {
-          // nothing more to do: the last good copy is the file itself
-        }
-        const problem = `Storage file ${this.file} could not be written (${code ?? (e as Error).message}): the last save is not kept; the unit carries on, and the file holds the last copy that was written`;
-        this.warn(
-          `Storage file ${this.file} could not be written (${code ?? (e as Error).message}): the Storage call failed, as on a full flash, and nothing changed`,
-        );
-        this.problem = problem;
-        this.onProblem(problem);
-        return false;
-      }
-    }
-  }
-
-  private load(file: string): void {
-    let text: string;
     try {
-      const st = statSync(file);
-      if (st.isDirectory()) throw new BadStorageFile("is a directory, not a file");
-      const limit = storageFileLimit(this.capacity);
-      if (st.size > limit)
-        throw new BadStorageFile(`is ${st.size} bytes, more than a Storage file of ${this.capacity} bytes can be (${limit}); not read`);
-      text = readFileSync(file, "utf8");
+      writeStorageFile(this.file, this.capacity, this.journal);
     } catch (e) {
-      if (e instanceof BadStorageFile) throw e;
-      throw new BadStorageFile(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      const code = (e as NodeJS.ErrnoException).code;
+      const problem = `Storage file ${this.file} could not be written (${code ?? (e as Error).message}): the last save is not kept; the unit carries on, and the file holds the last copy that was written`;
+      this.warn(
+        `Storage file ${this.file} could not be written (${code ?? (e as Error).message}): the Storage call failed, as on a full flash, and nothing changed`,
+      );
+      this.problem = problem;
+      this.onProblem(problem);
+      return false;
     }
-    if (text.trim() === "") throw new BadStorageFile("is empty");
-    let data: SavedStorage;
-    try {
-      data = JSON.parse(text) as SavedStorage;
-    } catch {
-      throw new BadStorageFile("is not valid JSON (cut short, or not a Storage file)");
+    if (this.problem !== null) {
+      this.problem = null;
+      this.onProblem(null);
     }
-    if (!data || typeof data !== "object" || Array.isArray(data)) throw new BadStorageFile("does not hold a Storage object");
-    if (data.format !== "brainboard-storage") throw new BadStorageFile("is not a Brainboard Storage file");
-    if (data.version !== 1 && data.version !== 2)
-      throw new BadStorageFile(`is of version ${JSON.stringify(data.version)}; this simulator reads versions 1 and 2`);
-    if (!Array.isArray(data.files)) throw new BadStorageFile("has no list of files");
-    const journal: StoredFile[] = [];
-    for (const f of data.files) {
-      if (!f || typeof f !== "object" || typeof f.name !== "string" || typeof f.data !== "string" || f.name.length > STORAGE_NAME_MAX)
-        throw new BadStorageFile("holds an entry that is not a file");
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(f.data)) throw new BadStorageFile(`holds file "${f.name}" whose data is not base64`);
-      journal.push({ name: f.name, bytes: new Uint8Array(Buffer.from(f.data, "base64")), ...(f.trash ? { trash: true } : {}) });
-    }
-    // Version 1 kept only the trash's size: it is put after the files (where compaction finds it last).
-    const trashBytes = data.version === 1 ? Math.max(0, Number(data.trashBytes) | 0) : 0;
-    if (trashBytes > this.capacity)
-      throw new BadStorageFile(`claims ${trashBytes} bytes of trash, more than the board's ${this.capacity} bytes of Storage`);
-    if (trashBytes > STORAGE_HEADER_BYTES)
-      journal.push({ name: "", bytes: new Uint8Array(trashBytes - STORAGE_HEADER_BYTES).fill(0xff), trash: true });
-    this.journal = journal;
-    if (this.usedBytes() > this.capacity)
-      throw new BadStorageFile(`holds ${this.usedBytes()} bytes, more than the board's ${this.capacity} bytes of Storage`);
+    return true;
   }
 }
 
@@ -802,59 +595,5 @@ export class VirtualStorage {
 class CompactionCutSignal extends Error {
   constructor(readonly cut: CompactionCut) {
     super("power cut during compaction");
-  }
-}
-
-/**
- * Reads a flash image as the device does: from address 0, header after header (jsfGetFileHeader,
- * jsfGetNextFileHeader with GNFH_GET_ALL: an invalid header sends it to the next page once), and
- * whether jsfIsStorageValid would accept it (the walk must end on an all-0xFF header, and an empty
- * area must be erased throughout).
- */
-export function readImage(img: Uint8Array, capacity: number, pageBytes: number): { entries: StoredFile[]; valid: boolean } {
-  const entries: StoredFile[] = [];
-  const sizeAt = (addr: number) => img[addr] | (img[addr + 1] << 8) | (img[addr + 2] << 16) | (img[addr + 3] << 24);
-  const headerValid = (addr: number) => {
-    if (addr + STORAGE_HEADER_BYTES > capacity) return false;
-    const word = sizeAt(addr) >>> 0;
-    const size = word & 0xffffff;
-    return word !== 0xffffffff && word !== 0 && addr + STORAGE_HEADER_BYTES + size <= capacity;
-  };
-  const allFF = (addr: number, len: number) => {
-    for (let i = addr; i < Math.min(capacity, addr + len); i++) if (img[i] !== 0xff) return false;
-    return true;
-  };
-  const take = (addr: number) => {
-    const size = sizeAt(addr) & 0xffffff;
-    let name = "";
-    for (let i = 0; i < STORAGE_NAME_MAX; i++) {
-      const c = img[addr + 4 + i];
-      if (c === 0 && i >= 4) break;
-      name += String.fromCharCode(c);
-    }
-    const trash = img[addr + 4] === 0 && img[addr + 5] === 0 && img[addr + 6] === 0 && img[addr + 7] === 0;
-    const flags = img[addr + 3];
-    entries.push({
-      name: trash ? "" : name.replace(/\0+$/, ""),
-      bytes: img.slice(addr + STORAGE_HEADER_BYTES, addr + STORAGE_HEADER_BYTES + size),
-      ...(trash || flags !== 0 ? { trash: true } : {}),
-    });
-    return addr + STORAGE_HEADER_BYTES + ((size + 3) & ~3);
-  };
-  let addr = 0;
-  if (!headerValid(0)) return { entries, valid: allFF(0, capacity) };
-  for (;;) {
-    const next = take(addr);
-    if (next + STORAGE_HEADER_BYTES > capacity) return { entries, valid: next <= capacity };
-    if (headerValid(next)) {
-      addr = next;
-      continue;
-    }
-    const page = Math.floor(next / pageBytes + 1) * pageBytes;
-    if (page < capacity && headerValid(page)) {
-      addr = page;
-      continue;
-    }
-    return { entries, valid: allFF(next, STORAGE_HEADER_BYTES) };
   }
 }

@@ -21,8 +21,6 @@
  * What the unit prints, and the prelude's reports, still come on its standard output.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,13 +35,14 @@ import {
   type SegmentName,
 } from "../../hardware/profile.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
-import { crc32Of, flash, type FlashResult } from "../../firmware/tools/flash.ts";
-import { BoardConsole, ConsoleError } from "../../firmware/tools/board-console.ts";
 import { colourName } from "../views/colours.ts";
 import { chainPixels, LedChain, type Rgb } from "../board/led-chain.ts";
 import { espruinoBinary, espruinoMissing, type EspruinoBuild } from "./binary.ts";
 import { preludeSource, REPORT_MARK } from "./prelude.ts";
-import { withTelnetPort } from "./telnet.ts";
+import { EngineError, PreludeLink, sleep } from "./link.ts";
+import { flashUnit } from "./flash-unit.ts";
+
+export { EngineError } from "./link.ts";
 
 export type EngineMode = "ram" | "flash";
 
@@ -131,15 +130,6 @@ export class StorageMirror {
   }
 }
 
-export class EngineError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EngineError";
-  }
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 export class EspruinoBoard {
   readonly engine = "espruino";
   readonly profile: Profile;
@@ -166,14 +156,8 @@ export class EspruinoBoard {
   private exited: Promise<void> = Promise.resolve();
   private buffer = "";
   private syncN = 0;
-  /** The host's end of the command link: the listener, its token, and the prelude's connection (null until it has sent the token). */
-  private linkServer: Server | null = null;
-  private linkPort = 0;
-  private readonly linkToken = randomBytes(16).toString("hex");
-  private linkSocket: Socket | null = null;
-  /** Lines waiting for the prelude's connection. */
-  private outQueue: string[] = [];
-  private waiters: { match: (r: string) => boolean; resolve: (r: string) => void }[] = [];
+  /** The host's end of the command link to the prelude. */
+  private readonly link: PreludeLink;
   private batteryState: { volts: number; usb: boolean };
   private ledSupply = false;
   private sleepAllowed = false;
@@ -197,6 +181,11 @@ export class EspruinoBoard {
     this.segments = segmentOffsets(this.profile);
     this.batteryState = { volts: this.profile.battery?.fullV ?? 4.0, usb: false };
     this.dir = mkdtempSync(join(tmpdir(), "brainboard-espruino-"));
+    this.link = new PreludeLink({
+      accepting: () => this.child !== null,
+      onError: (message) => this.errors.push(message),
+      answerTimeoutMs: opts.answerTimeoutMs ?? 60_000,
+    });
   }
 
   // ---------------------------------------------------------------- time
@@ -250,7 +239,7 @@ export class EspruinoBoard {
   /** Starts the interpreter: the prelude, then the firmware (from RAM or from Storage). Resolves once it has booted. */
   async powerOn(): Promise<void> {
     if (this.child) return;
-    await this.listen();
+    await this.link.listen();
     if (this.mode === "flash" && !this.flashed) await this.flashFirmware();
     const bin = espruinoBinary(this.build)!;
     const args: string[] = [];
@@ -274,13 +263,13 @@ export class EspruinoBoard {
       }
     }
     this.buffer = "";
-    this.dropLink();
+    this.link.drop();
     this.exited = new Promise((done) =>
       child.on("exit", (code, signal) => {
         if (this.child === child) {
           this.child = null;
           this.errors.push(`the interpreter stopped (${signal ?? "exit code " + code})`);
-          this.failWaiters(`the interpreter stopped (${signal ?? "exit code " + code})`);
+          this.link.failAll(`the interpreter stopped (${signal ?? "exit code " + code})`);
           this.setLedSupply(false);
           this.emit("power");
         }
@@ -290,7 +279,7 @@ export class EspruinoBoard {
     child.stdout!.on("data", (d: Buffer) => this.onOutput(d.toString("latin1")));
     child.stderr!.on("data", (d: Buffer) => this.onOutput(d.toString("latin1")));
     child.stdin!.on("error", () => {});
-    await this.waitFor((r) => r.startsWith("B "), "to run the board prelude");
+    await this.link.waitFor((r) => r.startsWith("B "), "to run the board prelude");
     this.booted = true;
     this.setLedSupply(this.ledSupply);
     this.emit("power");
@@ -305,8 +294,8 @@ export class EspruinoBoard {
     for (const k of this.held) this.held.delete(k);
     child.kill("SIGKILL");
     await this.exited;
-    this.dropLink();
-    this.failWaiters("the unit was switched off");
+    this.link.drop();
+    this.link.failAll("the unit was switched off");
     this.setLedSupply(false);
     if (this.currentTone) this.setTone(0);
     this.emit("power");
@@ -320,9 +309,7 @@ export class EspruinoBoard {
   /** Stops the interpreter, closes the link's listener and removes the board's folder. */
   async close(): Promise<void> {
     await this.powerOff();
-    const server = this.linkServer;
-    this.linkServer = null;
-    if (server) await new Promise<void>((done) => server.close(() => done()));
+    await this.link.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 
@@ -414,80 +401,14 @@ export class EspruinoBoard {
       usb: this.batteryState.usb,
       trackMemory: o.trackMemory,
       tapHoldMs: 60,
-      link: { port: this.linkPort, token: this.linkToken },
+      link: { port: this.link.port, token: this.link.token },
       mirror: o.mirror,
     });
   }
 
-  /**
-   * "flash": `npm run flash` writes the bundle and tables through the real CLI over telnet (the
-   * interpreter's port 2323 is taken one run at a time), then the prelude goes to .boot0 through the console.
-   */
+  /** "flash": the bundle and tables through `npm run flash`, the prelude as .boot0 (flash-unit.ts). */
   private async flashFirmware(): Promise<void> {
-    const bundle = join(this.dir, "firmware.js");
-    writeFileSync(bundle, this.opts.firmware, "latin1");
-    const prelude = this.prelude();
-    await withTelnetPort(async (port) => {
-      const bin = espruinoBinary("espruino")!;
-      const child = spawn(bin, ["--telnet"], { cwd: this.dir, stdio: ["pipe", "pipe", "pipe"] });
-      let out = "";
-      child.stdout!.on("data", (d: Buffer) => (out += d.toString("latin1")));
-      child.stderr!.on("data", (d: Buffer) => (out += d.toString("latin1")));
-      child.stdin!.on("error", () => {});
-      try {
-        await listening(port);
-        let output = "";
-        const log = (t: string) => (output += t);
-        let r: FlashResult;
-        try {
-          r = await flash({ port: `tcp://127.0.0.1:${port}`, bundle, profile: this.profile.id, out: log, err: log });
-        } catch (e) {
-          throw new EngineError(`npm run flash failed: ${(e as Error).message}\n${output}`);
-        }
-        // The upload ends by starting .bootcde without the boot files, so the firmware may fail there for want
-        // of the prelude's pins: what counts is that every file was written and read back intact.
-        // .bootcde, the page-aligning pad when there is one, the tables and any save carried across.
-        const want = 1 + (r.padBytes ? 1 : 0) + solverTablesFor(this.profile.pegs).length + (r.saves?.kept.length ?? 0);
-        if (
-          r.exitCode !== 0 &&
-          !(r.verified && r.verified.length === want && /Uncaught ReferenceError: "[A-Z][0-9]+" is not defined/.test(output))
-        )
-          throw new EngineError(`npm run flash failed (exit code ${r.exitCode}):\n${output}`);
-        if (!r.verified || r.verified.length !== want)
-          throw new EngineError(`npm run flash verified ${r.verified?.length ?? 0} of ${want} files:\n${output}`);
-        // Then the prelude as .boot0 (after the upload, so that its echo(0) never meets the CLI), a chunk a line, through
-        // the telnet console as the flash tool talks to a board (read by the interpreter's main thread; its standard
-        // input is read by a second thread that races it: see prelude.ts), and read back by length and CRC-32.
-        const con = await BoardConsole.open(`tcp://127.0.0.1:${port}`);
-        try {
-          const CHUNK = 600;
-          for (let i = 0; i < prelude.length; i += CHUNK) {
-            const part = JSON.stringify(prelude.slice(i, i + CHUNK));
-            await con.run(
-              i === 0
-                ? `require("Storage").write(".boot0",${part},0,${prelude.length})`
-                : `require("Storage").write(".boot0",${part},${i})`,
-            );
-          }
-          const got = await con.query<[number, number] | null>(
-            `(function(d){return d===undefined?null:[d.length,E.CRC32(d)];})(require("Storage").read(".boot0"))`,
-          );
-          const want = [prelude.length, crc32Of(Buffer.from(prelude, "latin1"))];
-          if (!got || got[0] !== want[0] || got[1] >>> 0 !== want[1])
-            throw new EngineError(
-              `.boot0 holds ${got ? `${got[0]} bytes, CRC-32 ${(got[1] >>> 0).toString(16)}` : "nothing"}; the prelude has ${want[0]} bytes, CRC-32 ${want[1].toString(16)}`,
-            );
-        } catch (e) {
-          if (e instanceof ConsoleError) throw new EngineError(`writing the prelude to .boot0 failed: ${e.message}\n${out}`);
-          throw e;
-        } finally {
-          await con.close();
-        }
-      } finally {
-        child.kill("SIGKILL");
-        await new Promise((d) => (child.exitCode !== null ? d(null) : child.on("exit", d)));
-      }
-    });
+    await flashUnit(this.dir, this.opts.firmware, this.profile, this.prelude());
     this.flashed = true;
   }
 
@@ -502,103 +423,15 @@ export class EspruinoBoard {
     if (!this.child) throw new EngineError("the unit is off (power it on first)");
     if (/[\r\n]/.test(line)) throw new EngineError("a command is one line");
     this.opts.trace?.(`> ${line}`);
-    if (this.linkSocket) this.linkSocket.write(line + "\n");
-    else this.outQueue.push(line);
-  }
-
-  /** Listens (once per board) on a free loopback port for the prelude's connection. */
-  private async listen(): Promise<void> {
-    if (this.linkServer) return;
-    const server = createServer((sock) => this.onLink(sock));
-    server.on("error", (e) => this.errors.push(`the host link failed: ${e.message}`));
-    await new Promise<void>((done, fail) => {
-      server.once("error", fail);
-      server.listen(0, "127.0.0.1", () => {
-        server.off("error", fail);
-        done();
-      });
-    });
-    this.linkServer = server;
-    this.linkPort = (server.address() as AddressInfo).port;
-  }
-
-  /** A connection to the link: it becomes the prelude's once its first line is the token; anything else is closed. */
-  private onLink(sock: Socket): void {
-    sock.setNoDelay(true);
-    let first = "";
-    const timer = setTimeout(() => sock.destroy(), 60_000);
-    const onData = (d: Buffer) => {
-      first += d.toString("latin1");
-      const i = first.indexOf("\n");
-      if (i < 0) {
-        if (first.length > 64) sock.destroy();
-        return;
-      }
-      clearTimeout(timer);
-      sock.off("data", onData);
-      if (first.slice(0, i) !== this.linkToken || !this.child) {
-        sock.destroy();
-        return;
-      }
-      this.linkSocket?.destroy();
-      this.linkSocket = sock;
-      sock.on("data", () => {});
-      sock.on("close", () => {
-        if (this.linkSocket === sock) this.linkSocket = null;
-      });
-      const queued = this.outQueue;
-      this.outQueue = [];
-      if (queued.length) sock.write(queued.map((l) => l + "\n").join(""));
-    };
-    sock.on("data", onData);
-    sock.on("error", () => {});
-    sock.on("close", () => clearTimeout(timer));
-  }
-
-  /** Forgets the connection and what waited for it (the process it belongs to is gone or going). */
-  private dropLink(): void {
-    this.linkSocket?.destroy();
-    this.linkSocket = null;
-    this.outQueue = [];
+    this.link.write(line);
   }
 
   private ask(line: string, match: (r: string) => boolean, what: string): Promise<string> {
     // Refused before anything waits (the unit off): no waiter is left to fail later, unheard.
     if (!this.child) throw new EngineError("the unit is off (power it on first)");
-    const p = this.waitFor(match, what);
+    const p = this.link.waitFor(match, what);
     this.send(line);
     return p;
-  }
-
-  private waitFor(match: (r: string) => boolean, what: string): Promise<string> {
-    const timeout = this.opts.answerTimeoutMs ?? 60_000;
-    return new Promise((resolve, reject) => {
-      const w = {
-        match,
-        resolve: (r: string) => {
-          clearTimeout(timer);
-          resolve(r);
-        },
-        reject,
-      };
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((x) => x !== w);
-        reject(
-          new EngineError(`the interpreter did not get ${what} within ${timeout / 1000} s (its event loop is blocked, or it stopped)`),
-        );
-      }, timeout);
-      (w as unknown as { fail: (m: string) => void }).fail = (m: string) => {
-        clearTimeout(timer);
-        reject(new EngineError(`${m} while waiting for the interpreter ${what}`));
-      };
-      this.waiters.push(w);
-    });
-  }
-
-  private failWaiters(why: string): void {
-    const ws = this.waiters;
-    this.waiters = [];
-    for (const w of ws) (w as unknown as { fail: (m: string) => void }).fail(why);
   }
 
   private onOutput(text: string): void {
@@ -666,11 +499,7 @@ export class EspruinoBoard {
         break;
       }
     }
-    for (const w of [...this.waiters])
-      if (w.match(r)) {
-        this.waiters = this.waiters.filter((x) => x !== w);
-        w.resolve(r);
-      }
+    this.link.report(r);
   }
 
   private setLedSupply(on: boolean): void {
@@ -688,24 +517,5 @@ export class EspruinoBoard {
 
   private emit(event: EngineEvent): void {
     for (const fn of [...(this.listeners.get(event) ?? [])]) fn();
-  }
-}
-
-/** Resolves once something accepts connections on the loopback port (the interpreter's telnet server starts after its banner). */
-async function listening(port: number, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    const ok = await new Promise<boolean>((done) => {
-      const sock = connect(port, "127.0.0.1");
-      sock.once("connect", () => {
-        sock.destroy();
-        done(true);
-      });
-      sock.once("error", () => done(false));
-    });
-    if (ok) return;
-    if (Date.now() - start > timeoutMs)
-      throw new EngineError(`the interpreter's telnet port ${port} did not open within ${timeoutMs / 1000} s`);
-    await sleep(50);
   }
 }

@@ -127,3 +127,10 @@ export function storageModule(k: ApiKit, flashStrings: Set<string>): object {
     },
   });
 }
+
+/** A value as an error message names it. */
+export function describeValue(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v);
+  if (v === null || typeof v !== "object") return String(v);
+  return Object.prototype.toString.call(v);
+}

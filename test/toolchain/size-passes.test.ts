@@ -47,7 +47,8 @@ describe("globals and void 0 as locals of the outer function (firmware/tools/ali
   const CODE =
     "(()=>{var t=[1.5,2.5,3.5],f=(x)=>x===void 0?Math.floor(t[0]):Math.max(Math.floor(x),Math.min(1,Math.ceil(2)));" +
     "let a=new Uint8Array(3),b=new Uint8Array(2),c=new Uint8Array(t.length),d=new Int8Array(1);a.set([5,6],1);" +
-    "let o={Math:1},k=o.Math,j=JSON.stringify([f(),f(7.5),a[1],b.length,c.length,d.length,k,void 0===t[9]]);" +
+    "let o={Math:1},k=o.Math,r=Math.round(1.5)+Math.round(2.5)+Math.abs(-1)+Math.abs(2)+Math.sign(-3)+Math.sign(3)," +
+    "j=JSON.stringify([f(),f(7.5),a[1],b.length,c.length,d.length,k,void 0===t[9],r]);" +
     "out=j})();";
   const aliased = aliasGlobals(CODE);
 
@@ -66,12 +67,50 @@ describe("globals and void 0 as locals of the outer function (firmware/tools/ali
     const decls = head![1].split(",");
     expect(decls.some((d) => d.endsWith("=Math"))).toBe(true);
     expect(decls.some((d) => d.endsWith("=Uint8Array"))).toBe(true);
+    // Math.floor (used twice) is a local of its own: a call through it reads neither Math nor floor.
+    expect(decls.some((d) => d.endsWith("=Math.floor"))).toBe(true);
+    expect(aliased.match(/Math\.floor/g)).toHaveLength(1);
     // void 0 becomes a declared, unassigned name; Int8Array (used once) is not worth its declaration.
     expect(decls.some((d) => /^[a-zA-Z][_$0-9]$/.test(d))).toBe(true);
     expect(aliased).not.toContain("void 0");
     expect(aliased).toContain("new Int8Array(1)");
     expect(aliased).toContain("{Math:1}");
     expect(aliased).toContain("o.Math");
+  });
+
+  it('makes null and require("Storage") locals too, require asked once at boot', () => {
+    const code =
+      '(()=>{var s=[null,null,null,null],f=(x)=>x===null?require("Storage").read(x):null;' +
+      'out=[s.length,f(null),f(1),require("Storage").read(2),require("Storage").read(3),calls].join()})();';
+    const run = (c: string) => {
+      const ctx: { out?: string; calls: number; require?: (m: string) => unknown } = { calls: 0 };
+      ctx.require = (m: string) => (ctx.calls++, { read: (x: unknown) => `${m}:${String(x)}` });
+      runInNewContext(c, ctx);
+      return ctx.out;
+    };
+    const aliased = aliasGlobals(code);
+    expect(aliased.match(/null/g)).toHaveLength(1);
+    expect(aliased.match(/require\("Storage"\)/g)).toHaveLength(1);
+    expect(aliased.length).toBeLessThan(code.length);
+    expect(run(code)).toBe("4,Storage:null,,Storage:2,Storage:3,3");
+    expect(run(aliased)).toBe("4,Storage:null,,Storage:2,Storage:3,1");
+  });
+
+  it("makes a repeated string a local, spaced from the words it touched; keys stay", () => {
+    const code =
+      '(()=>{var m=(x)=>{if("race"===x)return"race";switch(x){case"flip":return{race:"flip"};default:return"race"in{race:1}}};' +
+      'out=JSON.stringify([m("race"),m("flip"),m("flip"),m("x")])})();';
+    const run = (c: string) => {
+      const ctx: { out?: string } = {};
+      runInNewContext(c, ctx);
+      return ctx.out;
+    };
+    const aliased = aliasGlobals(code);
+    expect(aliased.match(/"race"/g)).toHaveLength(1);
+    expect(aliased.match(/"flip"/g)).toHaveLength(1);
+    expect(aliased).toContain("{race:1}");
+    expect(aliased.length).toBeLessThan(code.length);
+    expect(run(aliased)).toBe(run(code));
   });
 
   it("leaves a global alone where the bundle declares that name itself", () => {
