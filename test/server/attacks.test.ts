@@ -288,4 +288,24 @@ describe("probe 8 (server): malformed requests get a clear answer, never a stack
     expect(sim.streams).toBe(0);
     socket.destroy();
   });
+  it("answers a request pipelined after a POST on the same connection, in order", async () => {
+    const sim = await start();
+    const socket = connect(sim.port, "127.0.0.1");
+    await new Promise<void>((r) => socket.once("connect", () => r()));
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (c: string) => (text += c));
+    const host = `127.0.0.1:${sim.port}`;
+    const body = "show";
+    socket.write(
+      `POST /api/command HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\n${TOKEN_HEADER}: ${sim.token}\r\n` +
+        `Content-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        `GET /api/state HTTP/1.1\r\nHost: ${host}\r\n${TOKEN_HEADER}: ${sim.token}\r\n\r\n`,
+    );
+    for (let i = 0; i < 200 && (text.match(/HTTP\/1\.1 \d{3} /g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    socket.destroy();
+    // (A response's body is not followed by a line break: the next status line follows it directly.)
+    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 200]);
+  });
 });
