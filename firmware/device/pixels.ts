@@ -25,7 +25,7 @@
  * colours counted, k (every visible LED's duty: the whole board's dimming) would tell the codebreaker
  * something of the secret. So while a frame lights them under the shield (`covered`), k is worked out
  * on the frame with those holes white (the most any colour draws, so the budget still holds), whatever
- * they show; the frame as it is is laid out at that k after (one E.mapInPlace more).
+ * they show: the sums count white there instead of what those few LEDs hold (no second layout).
  *
  * The LED supply ramps up over a few ms after it is switched on (the soft start), and a WS2812
  * without supply drops the data it is sent; since an unchanged frame is never sent again, a frame
@@ -51,6 +51,8 @@ export class Pixels {
   /** Per palette entry, its GRB value scaled by lutK. */
   private readonly lut: Uint32Array;
   private lutK = -1;
+  /** The sum of the three bytes of white at lutK (what a covered secret's hole counts as). */
+  private whiteSum = 0;
   /** The budget less the LEDs' idle current, times 255: what the bytes' sum times maPerChannel may reach. */
   private readonly spare: number;
   private readonly maPerChannel: number;
@@ -122,8 +124,19 @@ export class Pixels {
       for (let c = 0; c < this.lut.length; c++)
         this.lut[c] = ((d[c * 3 + 1] * k) >> 8) | (((d[c * 3] * k) >> 8) << 8) | (((d[c * 3 + 2] * k) >> 8) << 16);
       this.lutK = k;
+      const w = this.lut[this.white];
+      this.whiteSum = (w & 255) + ((w >> 8) & 255) + (w >> 16);
     }
     E.mapInPlace(frame, this.grb, this.lut);
+  }
+
+  /**
+   * What the secret's holes add to a sum counted white: `white` for each of them less what the buffer holds there, read
+   * as `view` (the bytes: Uint8Array, 3 an LED; or the duty sums: Uint24Array, 1 an LED).
+   */
+  private whiteFor(view: typeof Uint8Array | typeof Uint24Array, per: number, white: number): number {
+    const n = this.secretEnd - this.secretAt;
+    return n * white - E.sum(new view(this.bytes.buffer, this.secretAt * 3, n * per));
   }
 
   /**
@@ -143,26 +156,21 @@ export class Pixels {
     if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return 0;
     // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
     const spare = this.spare;
-    const secret = covered ? frame.subarray(this.secretAt, this.secretEnd) : null;
-    const held = secret && secret.slice();
-    if (secret) secret.fill(this.white);
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {
       this.layOut(frame, k);
       sum = E.sum(this.bytes);
+      if (covered) sum += this.whiteFor(Uint8Array, 3, this.whiteSum);
     }
     if (sum < 0 || this.maPerChannel * sum > spare || (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP)) {
-      const duties = this.duties(frame);
+      let duties = this.duties(frame);
+      if (covered) duties += this.whiteFor(Uint24Array, 1, this.dutySum[this.white]);
       const fits = duties ? Math.floor((spare * 256) / (this.maPerChannel * duties)) : 256;
       k = fits >= userK ? userK : spare > 0 ? ((fits * KEEP) / (KEEP + 1)) | 0 : 0;
       this.layOut(frame, k);
       this.keptUserK = userK;
-      this.keptSum = E.sum(this.bytes);
-    }
-    if (secret) {
-      secret.set(held!);
-      this.layOut(frame, k);
+      this.keptSum = E.sum(this.bytes) + (covered ? this.whiteFor(Uint8Array, 3, this.whiteSum) : 0);
     }
     if (k === this.shownK && crc === this.shownCrc) return 0;
     this.shownK = k;
