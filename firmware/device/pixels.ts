@@ -139,6 +139,20 @@ export class Pixels {
     return n * white - E.sum(new view(this.bytes.buffer, this.secretAt * 3, n * per));
   }
 
+  /** Works k out again for the frame (see the header), and lays the frame out at it. */
+  private newK(frame: Uint8Array, covered?: boolean): number {
+    const userK = this.userK;
+    const spare = this.spare;
+    let duties = this.duties(frame);
+    if (covered) duties += this.whiteFor(Uint24Array, 1, this.dutySum[this.white]);
+    const fits = duties ? Math.floor((spare * 256) / (this.maPerChannel * duties)) : 256;
+    const k = fits >= userK ? userK : spare > 0 ? ((fits * KEEP) / (KEEP + 1)) | 0 : 0;
+    this.layOut(frame, k);
+    this.keptUserK = userK;
+    this.keptSum = E.sum(this.bytes) + (covered ? this.whiteFor(Uint8Array, 3, this.whiteSum) : 0);
+    return k;
+  }
+
   /**
    * Sends the frame (at time `now`, ms) if it differs from what the LEDs show. Returns 0, or while the
    * supply is still settling, the time to show the frame of that moment instead. `covered`: the frame
@@ -155,7 +169,6 @@ export class Pixels {
     const userK = this.userK;
     if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return 0;
     // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
-    const spare = this.spare;
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {
@@ -163,15 +176,8 @@ export class Pixels {
       sum = E.sum(this.bytes);
       if (covered) sum += this.whiteFor(Uint8Array, 3, this.whiteSum);
     }
-    if (sum < 0 || this.maPerChannel * sum > spare || (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP)) {
-      let duties = this.duties(frame);
-      if (covered) duties += this.whiteFor(Uint24Array, 1, this.dutySum[this.white]);
-      const fits = duties ? Math.floor((spare * 256) / (this.maPerChannel * duties)) : 256;
-      k = fits >= userK ? userK : spare > 0 ? ((fits * KEEP) / (KEEP + 1)) | 0 : 0;
-      this.layOut(frame, k);
-      this.keptUserK = userK;
-      this.keptSum = E.sum(this.bytes) + (covered ? this.whiteFor(Uint8Array, 3, this.whiteSum) : 0);
-    }
+    if (sum < 0 || this.maPerChannel * sum > this.spare || (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP))
+      k = this.newK(frame, covered);
     if (k === this.shownK && crc === this.shownCrc) return 0;
     this.shownK = k;
     this.shownCrc = crc;
