@@ -68,8 +68,7 @@ export class KeyScanner {
   private readonly downSince: Float64Array;
   private readonly scanNow = () => this.scan();
   private readonly wakeNow = () => this.wake();
-  /** The columns are watched (see arm()). */
-  private armed = false;
+  private watches: number[] = [];
   /** The row of the key last seen changing (scanned first). */
   private lead = 0;
   /**
@@ -115,15 +114,18 @@ export class KeyScanner {
   private arm(): void {
     const cols = this.cols;
     const wake = this.wakeNow;
-    for (let i = 0; i < cols.length; i++) setWatch(wake, cols[i], WATCH);
-    this.armed = true;
+    const ids = this.watches;
+    for (let i = 0; i < cols.length; i++) {
+      const id = setWatch(wake, cols[i], WATCH);
+      if (id !== undefined) ids.push(id);
+    }
   }
 
-  /** The scanner is the firmware's only user of watches: one native call clears them all (no ids kept). */
   private disarm(): void {
-    if (!this.armed) return;
-    (clearWatch as () => void)();
-    this.armed = false;
+    const ids = this.watches;
+    if (!ids.length) return;
+    for (let i = 0; i < ids.length; i++) clearWatch(ids[i]);
+    this.watches = [];
   }
 
   /** A column fell: scan now (whatever poll was due). */

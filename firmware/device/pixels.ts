@@ -67,6 +67,8 @@ export class Pixels {
   /** The secret's holes in the frame. */
   private readonly secretAt: number;
   private readonly secretEnd: number;
+  /** The secret's holes' bytes (a view; on a board without them the whole buffer, never read). */
+  private readonly secretBytes: Uint8ClampedArray;
   /** When (ms, the caller's clock) the supply has settled after it was last switched on. */
   private readyAt = 0;
   private readonly settleMs: number;
@@ -98,6 +100,7 @@ export class Pixels {
     for (let c = 0; c < colours; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
     this.secretAt = p.seg.secret;
     this.secretEnd = p.seg.secret + p.segLen.secret;
+    this.secretBytes = this.secretAt >= 0 ? this.bytes.subarray(this.secretAt * 3, this.secretEnd * 3) : this.bytes;
   }
 
   /** Switches the LED supply (a dark WS2812 still draws ~1 mA, so sleep cuts it). */
@@ -130,13 +133,9 @@ export class Pixels {
     E.mapInPlace(frame, this.grb, this.lut);
   }
 
-  /**
-   * What the secret's holes add to a sum counted white: `white` for each of them less what the buffer holds there, read
-   * as `view` (the bytes: Uint8Array, 3 an LED; or the duty sums: Uint24Array, 1 an LED).
-   */
-  private whiteFor(view: typeof Uint8Array | typeof Uint24Array, per: number, white: number): number {
-    const n = this.secretEnd - this.secretAt;
-    return n * white - E.sum(new view(this.bytes.buffer, this.secretAt * 3, n * per));
+  /** What the secret's holes add to the bytes' sum counted white: white's bytes for each, less what they hold. */
+  private whiteExtra(): number {
+    return (this.secretEnd - this.secretAt) * this.whiteSum - E.sum(this.secretBytes);
   }
 
   /** Works k out again for the frame (see the header), and lays the frame out at it. */
@@ -144,12 +143,14 @@ export class Pixels {
     const userK = this.userK;
     const spare = this.spare;
     let duties = this.duties(frame);
-    if (covered) duties += this.whiteFor(Uint24Array, 1, this.dutySum[this.white]);
+    // (The buffer holds each LED's duty sum meanwhile: the secret's holes' duties read through a view of it.)
+    const n = this.secretEnd - this.secretAt;
+    if (covered) duties += n * this.dutySum[this.white] - E.sum(new Uint24Array(this.bytes.buffer, this.secretAt * 3, n));
     const fits = duties ? Math.floor((spare * 256) / (this.maPerChannel * duties)) : 256;
     const k = fits >= userK ? userK : spare > 0 ? ((fits * KEEP) / (KEEP + 1)) | 0 : 0;
     this.layOut(frame, k);
     this.keptUserK = userK;
-    this.keptSum = E.sum(this.bytes) + (covered ? this.whiteFor(Uint8Array, 3, this.whiteSum) : 0);
+    this.keptSum = E.sum(this.bytes) + (covered ? this.whiteExtra() : 0);
     return k;
   }
 
@@ -174,7 +175,7 @@ export class Pixels {
     if (userK === this.keptUserK) {
       this.layOut(frame, k);
       sum = E.sum(this.bytes);
-      if (covered) sum += this.whiteFor(Uint8Array, 3, this.whiteSum);
+      if (covered) sum += this.whiteExtra();
     }
     if (sum < 0 || this.maPerChannel * sum > this.spare || (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP))
       k = this.newK(frame, covered);

@@ -55,7 +55,11 @@ export function drawCode(frame: Uint8Array, start: number, rules: Rules, code: C
     for (let s = -1; s < 10; s++) CODE_COLOURS[s + 1] = symbolColour(rules, s);
     codeRules = rules;
   }
-  for (let i = 0; i < code.length; i++) frame[start + i] = CODE_COLOURS[code[i] + 1];
+  // for-of is the interpreter's cheapest walk of an array (~40% less than by index), which it runs on any array; the
+  // firmware's type library (no Symbol) does not declare arrays iterable, the tests' (Node's) does.
+  // eslint-disable-next-line @typescript-eslint/ban-ts-comment
+  // @ts-ignore (see above)
+  for (const s of code) frame[start++] = CODE_COLOURS[s + 1];
 }
 
 /**
