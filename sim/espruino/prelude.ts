@@ -146,12 +146,12 @@ var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,
 // Key moves are made one at a time, in the order the host sent them (whatever key each is for), as a
 // person's fingers would: the next move is made only once the last one has been taken, that is, its bounce
 // is over, the scanner has read the new state in SEEN_NEEDED scans in a row (bounce resets the count; the
-// firmware debounces over 3) and it has lasted its minimum time. When the event loop is slow the moves
+// firmware debounces over 3; a scan reading the key's row more than once counts once: SEENT, its task) and it has lasted its minimum time. When the event loop is slow the moves
 // fall behind the host's commands, but never overtake each other: an OK is never pressed before the
 // exact presses sent ahead of it have been taken. A move to the state the key is already in is no move.
 // Q: pending moves [key, state, minMs, report]; ACTIVE: keys whose last move is not yet taken; LASTK: the
 // key of the last move made; SYNCS: sync(n) calls waiting for every move to be taken.
-var SEEN_NEEDED=4,SEEN=new Uint8Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length),BDONE=new Uint8Array(KROW.length);
+var SEEN_NEEDED=4,SEEN=new Uint8Array(KROW.length),SEENT=new Float64Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length),BDONE=new Uint8Array(KROW.length);
 var Q=[],ACTIVE=[],pumping=0,LASTK=-1,SYNCS=[];
 function now(){return getTime()*1000;}
 function report(s){var t=getTime();print(MARK+s);reportT+=getTime()-t;}
@@ -204,7 +204,7 @@ global.digitalWrite=function(p,v){
 global.digitalRead=function(p){
   if(typeof p==="number"){var c=colOf(p);if(c>=0)return (colLevel>>(NC-1-c))&1;return OUT[p];}
   if(p.length===NC&&p[0]===COLPIN[0]){
-    for(var h=0;h<ACTIVE.length;h++){var hk=ACTIVE[h];if(rowLow&(1<<KROW[hk])){if(contact[hk]!==TARGET[hk])SEEN[hk]=0;else if(SEEN[hk]<255)SEEN[hk]++;}}
+    for(var h=0;h<ACTIVE.length;h++){var hk=ACTIVE[h];if(rowLow&(1<<KROW[hk])){if(contact[hk]!==TARGET[hk])SEEN[hk]=0;else if(SEEN[hk]<255&&(taskStart<0||SEENT[hk]!==taskStart)){SEEN[hk]++;SEENT[hk]=taskStart;}}}
     return colLevel;}
   var v=0;for(var i=0;i<p.length;i++)v=(v<<1)|global.digitalRead(p[i]);return v;
 };
