@@ -2,7 +2,8 @@
  * The flash tool's test helpers: flash() with its output captured, the files it writes into empty Storage, bundles
  * whose stored image (pretokenised, as npm run flash stores it) has a chosen size, and a stand-in board over tcp://.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { ROOT } from "../../firmware/tools/build.ts";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
@@ -30,6 +31,15 @@ export async function flashQuietly(opts: FlashOptions): Promise<FlashResult & { 
   let text = "";
   const r = await flash({ ...opts, out: (t) => (text += t), err: (t) => (text += t) });
   return { ...r, text };
+}
+
+/** The espruino CLI of the espruino package (EspruinoTools), and whether it is installed. */
+export const CLI = join(ROOT, "node_modules/espruino/bin/espruino-cli.js");
+export const HAS_CLI = existsSync(CLI);
+
+/** The files npm run flash writes into empty Storage for the image `firmware` (tables.ts protectedLayout), in order. */
+export function flashFilesInOrder(firmware: Uint8Array): { name: string; bytes: Uint8Array }[] {
+  return flashFiles(firmware, solverTablesFor(5), BOARDS.pico, true);
 }
 
 /** The image npm run flash stores for the bundle `code` (pretokenised). */
