@@ -3,7 +3,7 @@
  * (EspruinoTools plugins/pretokenise.js, the Web IDE's "Pretokenise code before upload"). Reserved words and
  * two-character operators become one byte each (0x8A-0xCF), strings a byte 0xD1/0xD2 with their length and raw bytes,
  * integers 0xD3-0xD5 with one or two bytes of value: about 12% fewer bytes in Storage. Espruino 2v29's lexer reads
- * these bytes wherever it reads code (jslex.c jslGetNextToken; docs/espruino.md 2.6 says how that was checked).
+ * these bytes wherever it reads code (jslex.c jslGetNextToken; docs/espruino.md 2.4 says how that was checked).
  *
  * detokenise() reads an image back as that lexer does, as JavaScript text: what the simulator runs from its Storage,
  * and what the build compares with the bundle (sameProgram) before it writes the image.
@@ -287,7 +287,23 @@ export function programDifference(code: string, image: Uint8Array): string | nul
   } catch (e) {
     return `the image does not read back as JavaScript: ${(e as Error).message}`;
   }
+  const wide = wideString(a);
+  if (wide !== null)
+    return `the string ${JSON.stringify(wide)} has characters beyond 7 bits: Espruino builds with Unicode support read it as UTF-8 from text but as bytes from a raw string`;
   return nodeDifference(a, b, "Program");
+}
+
+/** A string literal of the tree with a character beyond 0x7F, or null. */
+function wideString(node: unknown): string | null {
+  if (typeof node !== "object" || node === null) return null;
+  const n = node as { type?: string; value?: unknown };
+  const text = n.type === "Literal" ? n.value : n.type === "TemplateElement" ? (n.value as { cooked?: unknown }).cooked : undefined;
+  if (typeof text === "string" && /[^\x00-\x7f]/.test(text)) return text;
+  for (const v of Object.values(node)) {
+    const found = wideString(v);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 type AcornNode = ReturnType<typeof acornParse>;
@@ -300,6 +316,11 @@ function nodeDifference(a: unknown, b: unknown, path: string): string | null {
     return `${path}: ${JSON.stringify(a)} in the bundle, ${JSON.stringify(b)} in the image`;
   }
   if (Array.isArray(a) !== Array.isArray(b)) return `${path}: differs`;
+  // A template literal without substitutions is stored as a raw string.
+  const t = a as { type?: string; expressions?: unknown[]; quasis?: { value: { cooked: string } }[] };
+  const l = b as { type?: string; value?: unknown };
+  if (t.type === "TemplateLiteral" && !t.expressions?.length && l.type === "Literal")
+    return t.quasis?.[0]?.value.cooked === l.value ? null : `${path}: the template's text is not the image's string`;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) {
     if (k === "start" || k === "end" || k === "raw" || k === "loc" || k === "range") continue;

@@ -66,4 +66,14 @@ describe("pretokenising the firmware", () => {
     bad[0] = 0xf0;
     expect(programDifference(code, bad)).toMatch(/byte 0xf0 at 0 is no token/);
   });
+
+  it("takes a template literal without substitutions, stored as a raw string, for the same program", () => {
+    const code = "var a=`two words`,b=`${a}!`;print(a,b)";
+    expect(programDifference(code, pretokenise(code))).toBeNull();
+  });
+
+  it("refuses a string with characters beyond 7 bits: a build with Unicode support would read its raw form otherwise", () => {
+    const code = 'print("d\\u00e9j\\u00e0")';
+    expect(programDifference(code, pretokenise(code))).toMatch(/the string "d\u00e9j\u00e0" has characters beyond 7 bits/);
+  });
 });
