@@ -11,6 +11,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import vm from "node:vm";
+import { crc32 } from "node:zlib";
 import { parse as acornParse } from "acorn";
 
 const require = createRequire(import.meta.url);
@@ -153,6 +154,19 @@ export class TokenError extends Error {}
  * else is the text as it is. Throws TokenError on a byte no token has, or a raw string or integer cut short.
  */
 export function detokenise(bytes: Uint8Array): string {
+  // The simulator reads its .bootcde at every boot: the last few images read are kept.
+  const key = `${bytes.length}:${crc32(bytes)}`;
+  const hit = readBack.get(key);
+  if (hit && Buffer.compare(hit.bytes, bytes) === 0) return hit.text;
+  const text = readTokens(bytes);
+  if (readBack.size > 8) readBack.clear();
+  readBack.set(key, { bytes: bytes.slice(), text });
+  return text;
+}
+
+const readBack = new Map<string, { bytes: Uint8Array; text: string }>();
+
+function readTokens(bytes: Uint8Array): string {
   let out = "";
   // The last thing written that matters to a `/`: whether it ended a value.
   let afterValue = false;
