@@ -3,24 +3,15 @@
  * prompts, echo, results and errors in the device's format, the CLI's \x10 lines, reset() and load(), its clock, one
  * client at a time, loopback only.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { connect, type Socket } from "node:net";
 import { BOOT_FILE, VirtualBoard } from "../../sim/board/board.ts";
 import { formatResult } from "../../sim/console/format.ts";
 import { countBrackets } from "../../sim/console/repl.ts";
-import { startConsoleServer, type ConsoleServer } from "../../sim/console/server.ts";
+import { consoleServers } from "./serve.ts";
+import { startConsoleServer } from "../../sim/console/server.ts";
 
-let servers: ConsoleServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(board: VirtualBoard, clock?: "connected" | "manual"): Promise<ConsoleServer> {
-  const s = await startConsoleServer(board, { clock });
-  servers.push(s);
-  return s;
-}
+const serve = consoleServers();
 
 /** A raw client of the console. */
 async function client(port: number): Promise<{ socket: Socket; send(text: string, until?: RegExp): Promise<string> }> {

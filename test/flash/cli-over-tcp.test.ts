@@ -5,7 +5,7 @@
  * image, the tables and the saved game. No network: the CLI gets the offline board file, and the console listens on
  * 127.0.0.1.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import { protectedLayout, solverTablesFor } from "../../firmware/tools/tables.ts
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
 import { BOOT_FILE, VirtualBoard } from "../../sim/board/board.ts";
 import { BOARDS } from "../../hardware/boards.ts";
-import { startConsoleServer, type ConsoleServer } from "../../sim/console/server.ts";
+import { consoleServers } from "../console/serve.ts";
 import { OLD_SAVE } from "./saves.ts";
 import { flash, saveCrc } from "../../firmware/tools/flash.ts";
 import { upgradeSlot } from "../../firmware/tools/save-upgrade.ts";
@@ -26,7 +26,6 @@ const CLI_TIMEOUT_MS = 25_000;
 
 let dir: string;
 let bundle: string;
-let servers: ConsoleServer[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "brainboard-tcp-flash-"));
@@ -34,16 +33,7 @@ beforeAll(async () => {
   bundle = (await buildFirmware({ profile: "r1-pico", out: join(dir, "firmware.js") })).out;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(board: VirtualBoard, clock?: "connected" | "manual"): Promise<ConsoleServer> {
-  const s = await startConsoleServer(board, { clock });
-  servers.push(s);
-  return s;
-}
+const serve = consoleServers();
 
 /** Runs the real espruino CLI; resolves with its exit code and output. */
 function runCli(args: string[]): Promise<{ code: number | null; output: string; ms: number }> {
