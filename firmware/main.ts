@@ -9,7 +9,6 @@ import { App } from "./ui/app";
 import { render } from "./ui/render";
 import { PALETTE_RGB, WHITE } from "./ui/palette";
 import { G_OK } from "./ui/layout";
-import { S_BRIGHTNESS, S_SLEEP, S_SOUND } from "./ui/settings";
 import { Scheduler, SLOT_RENDER, SLOT_SAVE, SLOT_THINK, nowMs, say } from "./device/scheduler";
 import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
@@ -84,8 +83,8 @@ function start(): void {
   function show(now?: number): void {
     if (power.sleeping) return;
     if (now === undefined) now = nowMs();
-    pixels.userK = BRIGHTNESS_LEVELS[app.settings[S_BRIGHTNESS]];
-    buzzer.muted = !app.settings[S_SOUND];
+    pixels.userK = BRIGHTNESS_LEVELS[app.settings.brightness];
+    buzzer.muted = !app.settings.sound;
     app.keysStuck = keys.stuckCount > 0;
     let next = render(app, frame, now);
     const settled = pixels.show(frame, now, app.secretCovered);
@@ -97,7 +96,7 @@ function start(): void {
   const power = new Power(sched, {
     save: save,
     show: show,
-    sleepMinutes: () => app.settings[S_SLEEP],
+    sleepMinutes: () => app.settings.sleepMin,
     maySleep: () => app.screen !== app.selfTest,
     off: () => {
       sched.cancel(SLOT_RENDER);

@@ -15,7 +15,7 @@ import { kindIndex } from "./game";
 import { GAMES } from "./games";
 import { CODEBREAKER } from "./codebreaker-game";
 import type { Settings } from "./settings";
-import { defaultSettings, S_GAME, S_LOCK, settingsValid } from "./settings";
+import { defaultSettings, settingsProblem } from "./settings";
 import type { FlashTarget, GameScreen, Screen } from "./screen";
 import { FLASH_ENTRY } from "./screen";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_REFUSE } from "./tunes";
@@ -77,7 +77,7 @@ export class App implements Host {
 
   /** The game screen of the kind chosen in the settings (what OK starts and resume goes back to). */
   game(): GameScreen {
-    return this.games[kindIndex(this.kinds, this.settings[S_GAME])];
+    return this.games[kindIndex(this.kinds, this.settings.preset)];
   }
 
   /** Resumes from saved data; returns "" or why the data could not be used (the unit then starts afresh). */
@@ -87,17 +87,11 @@ export class App implements Host {
     if (data === undefined) return ""; // nothing saved yet
     const set = s && s.settings;
     const kinds = this.kinds;
-    let problem =
-      !s || typeof s !== "object"
-        ? "not an object"
-        : s.v !== SAVE_VERSION || !set || !settingsValid(set) || kindIndex(kinds, set[S_GAME]) < 0
-          ? "bad version or settings"
-          : null;
-    // Every game's settings, and every game's state saved.
+    let problem = !s || typeof s !== "object" ? "not an object" : s.v !== SAVE_VERSION ? "bad version" : settingsProblem(set);
+    // Every game's state saved.
     for (let i = 0; i < kinds.length && !problem; i++) {
       const state = kinds[i].stateIn(s);
-      const bad = kinds[i].settingsProblem;
-      problem = (bad && bad(set)) || (state ? kinds[i].check(state) : null);
+      if (state) problem = kinds[i].check(state);
     }
     if (problem) {
       this.warnUntil = now + 3000;
@@ -176,7 +170,7 @@ export class App implements Host {
 
   /** Should the USB console be locked? While a two-player game holds a secret, if the setting says so. */
   consoleLockWanted(): boolean {
-    return this.settings[S_LOCK] && this.secretHeld();
+    return this.settings.lockConsole && this.secretHeld();
   }
 
   /**

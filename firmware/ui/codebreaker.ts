@@ -37,7 +37,7 @@ import type { Host } from "./host";
 import type { FlashTarget } from "./screen";
 import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
 import type { Settings } from "./settings";
-import { matchConfig, S_GAME } from "./settings";
+import { matchConfig } from "./settings";
 
 /** Evaluations per slice of background work (the unit's thinking, hints): about 0.3 s on the Pico (600 a second). */
 export const SOLVER_SLICE = 180;
@@ -159,7 +159,7 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   resumable(): boolean {
-    return this.unfinished() && (this.match as MatchState).config.preset === this.app.settings[S_GAME];
+    return this.unfinished() && (this.match as MatchState).config.preset === this.app.settings.preset;
   }
 
   unfinished(): boolean {

@@ -10,7 +10,7 @@
 import type { VirtualBoard } from "../board/board.ts";
 import { newestCopy, type SaveSource } from "../board/saves.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
-import { defaultSettings, settingsByName, type NamedSettings } from "../../firmware/ui/settings.ts";
+import { defaultSettings, type Settings } from "../../firmware/ui/settings.ts";
 import { REFUSAL_COLOURS } from "../../firmware/ui/render.ts";
 import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import { REFUSAL_NAMES } from "../../firmware/core/types.ts";
@@ -132,7 +132,7 @@ export class StatusReader {
     const b = this.board;
     const profile = b.profile;
     const saved = this.latest();
-    const settings = settingsByName(saved?.settings ?? defaultSettings());
+    const settings = saved?.settings ?? defaultSettings();
     const leds: Record<string, string[]> = {};
     for (const s of segmentsOf(b)) leds[s] = b.colours(s);
     const base = { alert: "", game: "", scores: [] as PanelScore[], facts: [] as UnitStatus["facts"], history: [] as string[] };
@@ -163,10 +163,7 @@ export class StatusReader {
       return { ...st, board };
     }
     const st = menuStatus(settings, leds, saved);
-    st.keys = legendsByKey(
-      profile,
-      menuLegends(settings.preset === "brainflip" ? "brainflip" : "codebreaker", saved?.settings ?? defaultSettings()),
-    );
+    st.keys = legendsByKey(profile, menuLegends(settings.preset === "brainflip" ? "brainflip" : "codebreaker", settings));
     if (alertLed === "red") st.alert = refusal(alertLed);
     return { ...st, board };
   }
@@ -208,7 +205,7 @@ function flipBoard(profile: StatusBoard["profile"], mode: FlipState["config"]["m
 }
 
 /** The board of the game on the unit: the one played, or on the menu the one chosen. */
-function boardInPlay(profile: StatusBoard["profile"], saved: SavedState | null, s: NamedSettings): BoardInPlay {
+function boardInPlay(profile: StatusBoard["profile"], saved: SavedState | null, s: Settings): BoardInPlay {
   const screen = saved?.screen ?? "menu";
   if (screen === "play" && saved?.match) return codebreakerBoard(profile, rulesOf(saved.match));
   if (screen === "flip" && saved?.flip) return flipBoard(profile, saved.flip.config.mode);
@@ -300,14 +297,14 @@ function refusal(colour: string | undefined): string {
   return i < 0 ? "" : `Refused: ${why[REFUSAL_NAMES[i]]}. Nothing was used.`;
 }
 
-function settingsText(s: NamedSettings): string {
+function settingsText(s: Settings): string {
   if (s.preset === "brainflip")
     return `Brain Flip, ${s.flipMode === "flip" ? "Brain Flip rules (answers flipped)" : "played straight"}, ${s.players} players, ${s.flipGrid}x${s.flipGrid} cards${s.unitFlips ? ", the unit flips the answers" : ""}`;
   const games = s.preset === "race" ? "first to hole 30" : `${s.games} games`;
   return `${GAME_NAMES[s.preset]}, ${s.harder ? "harder" : "normal"}, ${MODE_NAMES[s.mode].about}, ${games}`;
 }
 
-function menuStatus(s: NamedSettings, leds: Record<string, string[]>, saved: SavedState | null): ScreenStatus {
+function menuStatus(s: Settings, leds: Record<string, string[]>, saved: SavedState | null): ScreenStatus {
   const flip = s.preset === "brainflip";
   const resumable = (leds.pad ?? [])[G_RESUME] === "cyan";
   const rows = flip
