@@ -39,14 +39,13 @@ function start(): void {
   const store = new StateStore();
   // The compiled profile is a Layout as it is (it has every field the ui reads).
   const app = new App(profile, Math.random);
-  const play = app.play;
-  play.tableReader = function (name: string): string | undefined {
+  app.readTable = function (name: string): string | undefined {
     return require("Storage").read(name);
   };
   let sliceEnd = 0;
   // A background slice always gets its first chunk of work (so work goes on however slow the rest of the task was).
   let firstAsk = false;
-  play.sliceOver = function (): boolean {
+  app.sliceOver = function (): boolean {
     if (firstAsk) return (firstAsk = false);
     return getTime() >= sliceEnd;
   };
@@ -116,7 +115,7 @@ function start(): void {
     firstAsk = true;
     // The frame changes only when the work is done (the thinking light steps on the render slot, by time):
     // then it is drawn, the tune played and the state saved, each in a task after this one.
-    if (play.think(nowMs())) {
+    if (app.think(nowMs())) {
       sched.at(SLOT_RENDER, nowMs(), function () {
         show();
         playTune();
@@ -128,7 +127,7 @@ function start(): void {
 
   /** The next slice of background work: at once after a key's task (a task of its own), or `gap` ms after a slice. */
   function thinkLater(gap: number): void {
-    if (play.busy || play.pondering) sched.at(SLOT_THINK, nowMs() + gap, think);
+    if (app.working()) sched.at(SLOT_THINK, nowMs() + gap, think);
   }
 
   /** A key's event, at the time of the scan that took it (its frame is drawn for that time, as are blinks). */

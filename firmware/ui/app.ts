@@ -6,14 +6,12 @@
  */
 import { REFUSED_PHASE } from "../core/types";
 import type { Layout } from "./layout";
-import type { CodebreakerScreen } from "./codebreaker";
 import { SelfTestScreen } from "./selftest";
 import { MenuScreen } from "./menu";
 import type { Host } from "./host";
 import type { GameKind, SavedState } from "./game";
 import { kindIndex } from "./game";
 import { GAMES } from "./games";
-import { CODEBREAKER } from "./codebreaker-game";
 import type { Settings } from "./settings";
 import { defaultSettings, settingsProblem } from "./settings";
 import type { FlashTarget, GameScreen, Screen } from "./screen";
@@ -31,8 +29,9 @@ export class App implements Host {
   readonly menu: MenuScreen;
   /** Each game's screen, in the order of the list of games. */
   readonly games: GameScreen[];
-  /** The codebreaker games' screen: the device layer runs its background work (the unit's moves, hints). */
-  readonly play: CodebreakerScreen;
+  /** Set by the device layer for the games' background work (Host). */
+  sliceOver?: () => boolean;
+  readTable?: (name: string) => Uint8Array | string | undefined;
   readonly selfTest: SelfTestScreen;
   /** The active screen. */
   screen: Screen;
@@ -69,8 +68,7 @@ export class App implements Host {
   ) {
     const kinds = this.kinds;
     this.menu = new MenuScreen(this, kinds);
-    const games = (this.games = kinds.map((kind) => kind.screen(this, rand)));
-    this.play = games[kinds.indexOf(CODEBREAKER)] as CodebreakerScreen;
+    this.games = kinds.map((kind) => kind.screen(this, rand));
     this.selfTest = new SelfTestScreen(this);
     this.screen = this.menu;
   }
@@ -111,6 +109,17 @@ export class App implements Host {
     const s = { v: SAVE_VERSION, screen: this.screen.name, settings: this.settings } as SavedState;
     for (let i = 0; i < this.kinds.length; i++) this.kinds[i].putState(s, this.games[i].saved());
     return s;
+  }
+
+  /** Idle time: one more slice of every game's background work (GameScreen.think); true when one finished (render, play the tune, save). */
+  think(now: number): boolean {
+    // (Every game's slice is run: filter, not some.)
+    return this.games.filter((game) => game.think && game.think(now)).length > 0;
+  }
+
+  /** Does a game have background work waiting for think()? */
+  working(): boolean {
+    return this.games.some((game) => game.working && game.working());
   }
 
   /** The tune the device should play now, if any (taken once). */
