@@ -11,17 +11,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BOARDS, PAD_FILE, type BoardInfo } from "../../hardware/boards.ts";
-import {
-  checkProfile,
-  ledCount,
-  ledSettleMs,
-  loadProfile,
-  profileFile,
-  segmentOffsets,
-  type KeyInfo,
-  type Profile,
-  type SegmentName,
-} from "../../hardware/profile.ts";
+import type { KeyInfo, Profile, SegmentName } from "../../hardware/profile.ts";
+import { unitProfile, type UnitProfile } from "../../hardware/unit-profile.ts";
 import { Circuit, type PinState } from "./circuit.ts";
 import { VirtualClock, type ClockEvent } from "./clock.ts";
 import { colourName } from "../views/colours.ts";
@@ -42,8 +33,8 @@ export const DEFAULT_FIRMWARE = fileURLToPath(new URL("../../dist/firmware.js", 
 export const BOOT_FILE = ".bootcde";
 
 export interface BoardOptions {
-  /** A profile name or path (hardware/profiles), or a profile object. Default: r1-pico. */
-  profile?: string | Profile;
+  /** A profile name or path (hardware/profiles), a profile object, or one compiled already (used as it is). Default: r1-pico. */
+  profile?: string | Profile | UnitProfile;
   /** JavaScript to flash as .bootcde. Default: the contents of dist/firmware.js. */
   firmware?: string;
   /**
@@ -81,6 +72,8 @@ export interface PinReport extends PinState {
 }
 
 export class VirtualBoard {
+  /** The profile, compiled once (hardware/unit-profile.ts): the circuit, the LED chain and the views read it. */
+  readonly unit: UnitProfile;
   readonly profile: Profile;
   readonly boardInfo: BoardInfo;
   /** Every key of the unit, numbered as the firmware numbers them. */
@@ -122,7 +115,8 @@ export class VirtualBoard {
 
   /** Builds the board and flashes the firmware to .bootcde; the board stays off until powerOn(). */
   constructor(opts: BoardOptions = {}) {
-    this.profile = typeof opts.profile === "object" ? checkProfile(profileFile(structuredClone(opts.profile))) : loadProfile(opts.profile);
+    this.unit = unitProfile(opts.profile);
+    this.profile = this.unit.profile;
     const info = BOARDS[this.profile.board];
     if (!info) throw new Error(`profile ${this.profile.id}: unknown board "${this.profile.board}"`);
     this.boardInfo = info;
@@ -140,12 +134,12 @@ export class VirtualBoard {
       // (A problem found while the board is made has no listener yet: it is in storage.problem.)
       onProblem: () => this.emit("storage"),
     });
-    this.circuit = new Circuit(info, this.profile);
+    this.circuit = new Circuit(info, this.unit);
     this.keys = this.circuit.keys;
     for (const k of this.keys) this.keyById.set(k.id, k);
     this.keyTarget = this.keys.map(() => false);
-    this.leds = new LedChain(ledCount(this.profile), ledSettleMs(this.profile));
-    this.segments = segmentOffsets(this.profile);
+    this.leds = new LedChain(this.unit.ledCount, this.unit.ledSettleMs);
+    this.segments = this.unit.segments;
     // A USB-only build (battery kind "none") has no cell: it is always on USB.
     this.batteryState = this.profile.battery ? { volts: this.profile.battery.fullV, usb: false } : { volts: 0, usb: true };
     const powerPin = this.profile.leds.powerPin;
