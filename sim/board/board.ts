@@ -14,6 +14,7 @@ import { BOARDS, PAD_FILE, type BoardInfo } from "../../hardware/boards.ts";
 import type { KeyInfo, Profile, SegmentName } from "../../hardware/profile.ts";
 import { unitProfile, type UnitProfile } from "../../hardware/unit-profile.ts";
 import { Circuit, type PinState } from "./circuit.ts";
+import { KeyContacts } from "./key-contacts.ts";
 import { VirtualClock, type ClockEvent } from "./clock.ts";
 import { colourName } from "../views/colours.ts";
 import { chainPixels, LedChain, type LedStats, type Rgb } from "./led-chain.ts";
@@ -96,11 +97,8 @@ export class VirtualBoard {
   private readonly circuit: Circuit;
   private readonly leds: LedChain;
   private readonly noise: Prng;
-  private readonly bounce: Prng;
   private readonly segments: Record<SegmentName, { start: number; count: number }>;
-  private readonly keyById = new Map<string, KeyInfo>();
-  private readonly keyTarget: boolean[];
-  private readonly keyEvents = new Map<number, ClockEvent[]>();
+  private readonly contacts: KeyContacts;
   private readonly listeners = new Map<BoardEvent, Set<() => void>>();
   private readonly callbackTimeoutMs: number;
   private runtime: EspruinoRuntime | null = null;
@@ -125,7 +123,6 @@ export class VirtualBoard {
     this.callbackTimeoutMs = opts.callbackTimeoutMs ?? 2000;
     const seed = opts.seed ?? 1;
     this.noise = new Prng(seed);
-    this.bounce = new Prng((seed ^ 0x9e3779b9) >>> 0);
     this.storage = new VirtualStorage({
       capacity: info.storageBytes,
       pageBytes: info.storagePageBytes,
@@ -136,8 +133,14 @@ export class VirtualBoard {
     });
     this.circuit = new Circuit(info, this.unit);
     this.keys = this.circuit.keys;
-    for (const k of this.keys) this.keyById.set(k.id, k);
-    this.keyTarget = this.keys.map(() => false);
+    this.contacts = new KeyContacts(
+      this.clock,
+      this.circuit,
+      this.keys,
+      this.bounceMs,
+      new Prng((seed ^ 0x9e3779b9) >>> 0),
+      this.profile.id,
+    );
     this.leds = new LedChain(this.unit.ledCount, this.unit.ledSettleMs);
     this.segments = this.unit.segments;
     // A USB-only build (battery kind "none") has no cell: it is always on USB.
@@ -324,12 +327,12 @@ export class VirtualBoard {
 
   /** Presses a key: the contact closes now, chatters for bounceMs as time advances, then stays closed. */
   press(keyId: string): void {
-    this.moveKey(this.key(keyId), true);
+    this.contacts.move(keyId, true);
   }
 
   /** Releases a key: its contact chatters for bounceMs, then stays open. */
   release(keyId: string): void {
-    this.moveKey(this.key(keyId), false);
+    this.contacts.move(keyId, false);
   }
 
   /** Press, hold for holdMs, release, wait gapMs. */
@@ -342,12 +345,12 @@ export class VirtualBoard {
 
   /** Whether the key is held down (its final state, bounce aside). */
   isPressed(keyId: string): boolean {
-    return this.keyTarget[this.key(keyId).index];
+    return this.contacts.held(keyId);
   }
 
   /** Whether the key's contact is closed right now (changes while it bounces). */
   contactClosed(keyId: string): boolean {
-    return this.circuit.contact(this.key(keyId).index);
+    return this.contacts.closed(keyId);
   }
 
   // ---------------------------------------------------------------- outputs
@@ -475,40 +478,6 @@ export class VirtualBoard {
 
   private emit(event: BoardEvent): void {
     for (const fn of [...(this.listeners.get(event) ?? [])]) fn();
-  }
-
-  private key(keyId: string): KeyInfo {
-    const k = this.keyById.get(keyId);
-    if (!k) throw new Error(`unknown key "${keyId}" on ${this.profile.id}; valid keys: ${this.keys.map((x) => x.id).join(", ")}`);
-    return k;
-  }
-
-  private moveKey(k: KeyInfo, closed: boolean): void {
-    const pending = this.keyEvents.get(k.index) ?? [];
-    if (this.keyTarget[k.index] === closed && pending.length === 0) return;
-    for (const ev of pending) this.clock.cancel(ev);
-    this.keyTarget[k.index] = closed;
-    const events: ClockEvent[] = [];
-    const start = this.clock.now;
-    const set = (at: number, state: boolean) => {
-      const ev = this.clock.schedule(at, () => {
-        events.splice(events.indexOf(ev), 1);
-        this.circuit.setContact(k.index, state);
-      });
-      events.push(ev);
-    };
-    // The first touch happens now (a key held while powering on is closed at boot); the chatter follows.
-    this.circuit.setContact(k.index, closed);
-    if (this.bounceMs > 0) {
-      // The contact chatters: an even number of toggles at random times, then it settles.
-      const toggles = 2 * this.bounce.int(2, 4);
-      const times: number[] = [];
-      for (let i = 0; i < toggles; i++) times.push(this.bounce.range(0.05, 0.95) * this.bounceMs);
-      times.sort((a, b) => a - b);
-      times.forEach((t, i) => set(start + t, i % 2 === 0 ? !closed : closed));
-      set(start + this.bounceMs, closed);
-    }
-    this.keyEvents.set(k.index, events);
   }
 
   private boot(runBootCode = true): void {
