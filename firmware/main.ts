@@ -9,7 +9,6 @@ import { App } from "./ui/app";
 import { render } from "./ui/render";
 import { PALETTE_RGB, WHITE } from "./ui/palette";
 import { G_OK } from "./ui/layout";
-import { S_BRIGHTNESS, S_SLEEP, S_SOUND } from "./ui/settings";
 import { Scheduler, SLOT_RENDER, SLOT_SAVE, SLOT_THINK, nowMs, say } from "./device/scheduler";
 import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
@@ -40,14 +39,13 @@ function start(): void {
   const store = new StateStore();
   // The compiled profile is a Layout as it is (it has every field the ui reads).
   const app = new App(profile, Math.random);
-  const play = app.play;
-  play.tableReader = function (name: string): string | undefined {
+  app.readTable = function (name: string): string | undefined {
     return require("Storage").read(name);
   };
   let sliceEnd = 0;
   // A background slice always gets its first chunk of work (so work goes on however slow the rest of the task was).
   let firstAsk = false;
-  play.sliceOver = function (): boolean {
+  app.sliceOver = function (): boolean {
     if (firstAsk) return (firstAsk = false);
     return getTime() >= sliceEnd;
   };
@@ -84,8 +82,8 @@ function start(): void {
   function show(now?: number): void {
     if (power.sleeping) return;
     if (now === undefined) now = nowMs();
-    pixels.userK = BRIGHTNESS_LEVELS[app.settings[S_BRIGHTNESS]];
-    buzzer.muted = !app.settings[S_SOUND];
+    pixels.userK = BRIGHTNESS_LEVELS[app.settings.brightness];
+    buzzer.muted = !app.settings.sound;
     app.keysStuck = keys.stuckCount > 0;
     let next = render(app, frame, now);
     const settled = pixels.show(frame, now, app.secretCovered);
@@ -97,7 +95,7 @@ function start(): void {
   const power = new Power(sched, {
     save: save,
     show: show,
-    sleepMinutes: () => app.settings[S_SLEEP],
+    sleepMinutes: () => app.settings.sleepMin,
     maySleep: () => app.screen !== app.selfTest,
     off: () => {
       sched.cancel(SLOT_RENDER);
@@ -117,7 +115,7 @@ function start(): void {
     firstAsk = true;
     // The frame changes only when the work is done (the thinking light steps on the render slot, by time):
     // then it is drawn, the tune played and the state saved, each in a task after this one.
-    if (play.think(nowMs())) {
+    if (app.think(nowMs())) {
       sched.at(SLOT_RENDER, nowMs(), function () {
         show();
         playTune();
@@ -129,7 +127,7 @@ function start(): void {
 
   /** The next slice of background work: at once after a key's task (a task of its own), or `gap` ms after a slice. */
   function thinkLater(gap: number): void {
-    if (play.busy || play.pondering) sched.at(SLOT_THINK, nowMs() + gap, think);
+    if (app.working()) sched.at(SLOT_THINK, nowMs() + gap, think);
   }
 
   /** A key's event, at the time of the scan that took it (its frame is drawn for that time, as are blinks). */
