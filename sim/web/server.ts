@@ -152,7 +152,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       battery: { ...bat, level: b ? Math.max(0, Math.min(1, (bat.volts - b.emptyV) / (b.fullV - b.emptyV))) : null },
       tone: board.tone,
       segments: redacted(screenViews(board)),
-      pressed: board.keys.filter((k) => board.isPressed(k.id) && (view.shield || !makerKeys.has(k.id))).map((k) => k.id),
+      // (Brain Flip's Master answers in the open: the page leaves the codemaker pad uncovered then.)
+      pressed: board.keys
+        .filter((k) => board.isPressed(k.id) && (view.shield || !makerKeys.has(k.id) || status.screen === "brainflip"))
+        .map((k) => k.id),
       errors: board.errors.slice(-20),
       console: board.consoleLog.slice(-40),
       view: { ...view },

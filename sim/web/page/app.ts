@@ -211,6 +211,8 @@ function build() {
       el.type = "button";
       el.className = "shield shield-cover";
       el.setAttribute("aria-label", "the codemaker's shield");
+      el.dataset.x = String(x0 - plate.x0);
+      el.dataset.w = String(x1 - x0);
       placeOn(plate, el, (x0 + x1) / 2, s.y + s.h / 2, x1 - x0, s.h);
       el.innerHTML =
         plate === plates.board
@@ -270,11 +272,30 @@ function flipAnswersHelp() {
 /** Below this width the plates stack (a phone): each fills the width. */
 const STACK_BELOW = 760;
 
+/** A phone: what scrolls into view (a key reached with Tab, a tap's target) is not left under the sticky status line. */
+function stickyPadding(): void {
+  const sticky = document.body.classList.contains("phone");
+  document.documentElement.style.scrollPaddingTop = sticky ? `${document.querySelector<HTMLElement>(".now")!.offsetHeight + 8}px` : "";
+}
+
+/** On a phone each piece of the shield keeps this margin (mm) from the screen's edges, its corners in view. */
+const SHIELD_MARGIN = 2;
+
 function resize() {
   if (!layout) return;
   const g = layout.geometry;
   const stacked = window.innerWidth < STACK_BELOW;
   unitEl.classList.toggle("stacked", stacked);
+  document.body.classList.toggle("phone", stacked);
+  stickyPadding();
+  for (const plate of [plates.board, plates.pad])
+    for (const el of Array.from(plate.el.querySelectorAll<HTMLElement>(".shield-cover"))) {
+      const x = Number(el.dataset.x);
+      const x0 = stacked ? Math.max(x, SHIELD_MARGIN) : x;
+      const x1 = stacked ? Math.min(x + Number(el.dataset.w), plate.w - SHIELD_MARGIN) : x + Number(el.dataset.w);
+      el.style.left = mm(x0);
+      el.style.width = mm(x1 - x0);
+    }
   if (stacked) {
     const width = document.documentElement.clientWidth;
     for (const plate of [plates.board, plates.pad]) {
@@ -285,6 +306,7 @@ function resize() {
     }
     unitEl.style.width = "";
     unitEl.style.height = "";
+    fitLegends();
     return;
   }
   const stage = $<HTMLElement>("stage");
@@ -299,6 +321,7 @@ function resize() {
     plate.el.style.width = mm(plate.w);
     plate.el.style.height = mm(plate.h);
   }
+  fitLegends();
 }
 
 // ---------------------------------------------------------------- input
@@ -309,8 +332,14 @@ const held = new Map<string, string>();
 /** The latest key pressed that does nothing now: its reason completes the refusal that follows. */
 let idlePress: { about: string; at: number } | null = null;
 
+/** When each held key went down (ms): a release comes no sooner than MIN_HOLD_MS after. */
+const heldSince = new Map<string, number>();
+/** The shortest press sent to the unit, longer than its debounce: a quick tap on a touch screen still counts. */
+const MIN_HOLD_MS = 80;
+
 function down(source: string, id: string): void {
   if (held.has(source)) return;
+  heldSince.set(source, performance.now());
   const el = keyEls.get(id);
   if (el?.classList.contains("idle")) idlePress = { about: el.title.split(" · ")[0], at: performance.now() };
   held.set(source, id);
@@ -322,11 +351,27 @@ function up(source: string): void {
   const id = held.get(source);
   if (id === undefined) return;
   held.delete(source);
-  command(`release ${id}`);
+  const wait = MIN_HOLD_MS - (performance.now() - (heldSince.get(source) ?? 0));
+  heldSince.delete(source);
+  if (wait > 0) setTimeout(() => command(`release ${id}`), wait);
+  else command(`release ${id}`);
 }
 
 /** A touch held this long on a Brain Flip card previews it instead of pressing it. */
 const PREVIEW_MS = 450;
+
+/** How long a card clicked or tapped shows larger. */
+const CARD_SHOWN_MS = 1500;
+let shownCard: { el: HTMLElement; timer: ReturnType<typeof setTimeout> } | null = null;
+
+function showCard(el: HTMLElement): void {
+  if (shownCard) {
+    clearTimeout(shownCard.timer);
+    shownCard.el.classList.remove("shown");
+  }
+  el.classList.add("shown");
+  shownCard = { el, timer: setTimeout(() => el.classList.remove("shown"), CARD_SHOWN_MS) };
+}
 
 function bindKey(el: HTMLElement, id: string): void {
   let previewTimer: ReturnType<typeof setTimeout> | undefined;
@@ -349,6 +394,8 @@ function bindKey(el: HTMLElement, id: string): void {
   });
   const release = (e: PointerEvent) => {
     clearTimeout(previewTimer);
+    // A card clicked or tapped (the Master's pick, a guess) shows larger for a moment, as hovering it does.
+    if (e.type === "pointerup" && el.classList.contains("card") && el.dataset.touch !== "preview") showCard(el);
     if (el.dataset.touch === "tap" && e.type === "pointerup") {
       down(`pointer:${e.pointerId}`, id);
       setTimeout(() => up(`pointer:${e.pointerId}`), 90);
@@ -358,7 +405,8 @@ function bindKey(el: HTMLElement, id: string): void {
   };
   el.addEventListener("pointerup", release);
   el.addEventListener("pointerleave", (e) => {
-    el.classList.remove("touched");
+    // (A finger lifted leaves the key hovered on a touch screen: a card tapped stays touched, so it does not stay large.)
+    if (e.pointerType !== "touch") el.classList.remove("touched");
     release(e);
   });
   el.addEventListener("pointercancel", release);
@@ -410,6 +458,7 @@ window.addEventListener("blur", () => {
   for (const source of [...held.keys()]) up(source);
 });
 window.addEventListener("resize", resize);
+new ResizeObserver(stickyPadding).observe(document.querySelector(".now")!);
 
 /** Starts or stops watching the unit play (the server runs the watcher; its status comes with the state). */
 function watch(body: Record<string, unknown>): void {
@@ -580,6 +629,24 @@ function paintBoard(b: UnitStatus["board"]): void {
     el.classList.toggle("unused", Number(el.dataset.row) > b.rows);
 }
 
+/** The smallest font (px) a legend shrinks to so that its longest word fits on its key. */
+const MIN_LEGEND_PX = 6;
+
+/** Each shown legend whole on its key: the font shrinks (from the style's size) until no word runs past the key's sides. */
+function fitLegends(): void {
+  for (const el of keyEls.values()) {
+    const legend = el.querySelector<HTMLElement>(".legend")!;
+    legend.style.fontSize = "";
+    if (!legend.textContent || !legend.offsetParent) continue;
+    let size = parseFloat(getComputedStyle(legend).fontSize);
+    const bottom = el.getBoundingClientRect().bottom;
+    while ((legend.scrollWidth > legend.clientWidth || legend.getBoundingClientRect().bottom > bottom) && size > MIN_LEGEND_PX) {
+      size -= 0.5;
+      legend.style.fontSize = `${size}px`;
+    }
+  }
+}
+
 /** The screen whose legends the keys show ("menu/brainflip"...), so they are rewritten only when it changes. */
 let keyLegendsShown = "";
 
@@ -606,13 +673,15 @@ function paintKeys(s: SimState): void {
       el.classList.toggle("idle", !!legend && !legend.label);
       el.title = `${legend && legend.about ? legend.about : el.dataset.title}${legend ? ` · key ${id}${el.dataset.shortcuts}` : ""}`;
     }
-    // A key that does nothing now, or one under the closed shield, is left out of the tab order.
-    const idle = (!!legend && !legend.label) || (el.classList.contains("key-maker") && !s.view.shield);
+    // A key that does nothing now, or one under the closed shield (Brain Flip leaves the codemaker pad open), is left out of the tab order.
+    const covered = el.classList.contains("key-maker") && !s.view.shield && s.status.screen !== "brainflip";
+    const idle = (!!legend && !legend.label) || covered;
     el.tabIndex = idle ? -1 : 0;
     const what = legend ? legend.about || "does nothing on this screen" : el.dataset.title;
     const light = el.dataset.colour && el.dataset.colour !== "off" ? `, lit ${colourWord(el.dataset.colour)}` : "";
     setLabel(el, `${what}${light} (key ${id})`);
   }
+  if (changed) fitLegends();
 }
 
 /** What the live region said last. */
@@ -633,6 +702,7 @@ function paintStatus(st: UnitStatus, watching: WatchStatus | null): void {
   const said = st.alert ? alert.textContent : st.lastRow || "";
   if (said && said !== lastSaid) setText($("announce"), said);
   lastSaid = said;
+  paintLastRow(st.lastRow);
   setText($("game"), st.game || "No game yet.");
   const list = <T>(el: HTMLElement, rows: T[], item: (row: T) => HTMLElement[]) => {
     const text = JSON.stringify(rows);
@@ -656,6 +726,35 @@ function paintStatus(st: UnitStatus, watching: WatchStatus | null): void {
     return [li];
   });
   $("history-title").hidden = st.history.length === 0;
+}
+
+/**
+ * The latest row played, in words ("row 3: 2 exact, 1 near") and as small pegs copied from the board: on a
+ * phone it stays in view with the status line while the player keys on the pad, a screen below the board.
+ */
+function paintLastRow(words: string | undefined): void {
+  const el = $<HTMLElement>("last-row");
+  const n = words ? Number(/^row (\d+)/.exec(words)?.[1]) : 0;
+  el.hidden = !words;
+  if (!words) return;
+  setText(el.querySelector(".last-row-words"), words);
+  const pegs = el.querySelector<HTMLElement>(".last-row-pegs")!;
+  const g = layout.geometry;
+  // The row's holes and key LEDs as the board shows them (a board of fewer rows than the game's: words only).
+  const holes =
+    n >= 1 && n <= g.rows
+      ? [...(ledEls.board || []).slice((n - 1) * g.pegs, n * g.pegs), null, ...(ledEls.keys || []).slice((n - 1) * g.pegs, n * g.pegs)]
+      : [];
+  const shown = holes.filter((h) => !h || !h.classList.contains("unused"));
+  while (pegs.children.length > shown.length) pegs.lastElementChild!.remove();
+  while (pegs.children.length < shown.length) pegs.append(document.createElement("i"));
+  shown.forEach((hole, i) => {
+    const peg = pegs.children[i] as HTMLElement;
+    peg.className = hole
+      ? `mini${hole.classList.contains("hole-keypeg") ? " mini-key" : ""}${hole.classList.contains("lit") ? " lit" : ""}`
+      : "gap";
+    peg.style.cssText = hole ? (hole.style.cssText.match(/--(c|ring):[^;]*;/g)?.join("") ?? "") : "";
+  });
 }
 
 /** Watching the unit play: the buttons, the latest line, the recent ones (newest last). */
