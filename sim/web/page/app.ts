@@ -509,6 +509,21 @@ function wantsDarkText(rgb: readonly number[]): boolean {
   return (l + 0.05) / 0.05 > 1.05 / (l + 0.05);
 }
 
+/**
+ * The least luminance of the ring drawn round a lit LED: a dark colour (violet, blue, red) keeps its true
+ * colour inside and gets a lighter ring of its own hue, legible on the black board (contrast 7:1 and more).
+ */
+const RING_LUMINANCE = 0.33;
+
+/** The ring's colour for an LED of this colour ("r,g,b": the colour mixed towards white), or "" when it needs none. */
+function ringOf(rgb: readonly number[]): string {
+  for (let t = 0; t <= 1; t += 0.1) {
+    const c = rgb.map((v) => Math.round(v + (255 - v) * t));
+    if (luminance(c) >= RING_LUMINANCE) return t === 0 ? "" : c.join(",");
+  }
+  return "255,255,255";
+}
+
 /** An LED's colour in words, for screen readers. */
 function colourWord(name: string): string {
   if (name === "off") return "off";
@@ -545,6 +560,10 @@ function paint(s: SimState): void {
       const lit = px.name !== "off";
       el.classList.toggle("lit", lit);
       el.style.setProperty("--c", px.screen.join(","));
+      const ring = lit && el.classList.contains("hole") ? ringOf(px.screen) : "";
+      if (ring) el.style.setProperty("--ring", ring);
+      else el.style.removeProperty("--ring");
+      el.classList.toggle("ringed", !!ring);
       el.classList.toggle("bright", lit && wantsDarkText(px.screen));
       const initial = el.querySelector<HTMLElement>(".initial");
       if (initial) initial.textContent = lit && px.name !== "hole" ? layout.initials[px.name] || "?" : "";
