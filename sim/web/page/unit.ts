@@ -5,6 +5,7 @@
 import { $, keyEls, ledEls, mm, page, shown, unitEl } from "./state.ts";
 import { setView } from "./link.ts";
 import { bindKey } from "./input.ts";
+import { hyphenateSync } from "hyphen/en-us";
 
 function place(el: HTMLElement, x: number, y: number, w: number, h: number): void {
   el.style.left = mm(x - w / 2);
@@ -265,18 +266,35 @@ export function resize() {
 
 /** The smallest font (px) a legend shrinks to so that its longest word fits on its key. */
 const MIN_LEGEND_PX = 6;
+/** Below this font (px) a long word rather breaks, hyphenated ("bright-ness"), and the font shrinks less. */
+const HYPHENATE_BELOW_PX = 9;
 
-/** Each shown legend whole on its key: the font shrinks (from the style's size) until no word runs past the key's sides. */
+/** Shrinks the legend's font from the style's size, no further than `floor` px, until it shows whole on `key`; does it? */
+function shrinkToFit(legend: HTMLElement, key: HTMLElement, floor: number): boolean {
+  legend.style.fontSize = "";
+  let size = parseFloat(getComputedStyle(legend).fontSize);
+  const bottom = key.getBoundingClientRect().bottom;
+  const fits = () => legend.scrollWidth <= legend.clientWidth && legend.getBoundingClientRect().bottom <= bottom;
+  while (!fits() && size > floor) {
+    size -= 0.5;
+    legend.style.fontSize = `${size}px`;
+  }
+  return fits();
+}
+
+/**
+ * Each shown legend whole on its key: the font shrinks until no word runs past the key's sides; a word
+ * that would need a font under HYPHENATE_BELOW_PX is hyphenated instead (soft hyphens, US English).
+ */
 export function fitLegends(): void {
   for (const el of keyEls.values()) {
     const legend = el.querySelector<HTMLElement>(".legend")!;
+    const plain = (legend.textContent ?? "").replace(/\u00ad/g, "");
+    if (legend.textContent !== plain) legend.textContent = plain;
     legend.style.fontSize = "";
-    if (!legend.textContent || !legend.offsetParent) continue;
-    let size = parseFloat(getComputedStyle(legend).fontSize);
-    const bottom = el.getBoundingClientRect().bottom;
-    while ((legend.scrollWidth > legend.clientWidth || legend.getBoundingClientRect().bottom > bottom) && size > MIN_LEGEND_PX) {
-      size -= 0.5;
-      legend.style.fontSize = `${size}px`;
-    }
+    if (!plain || !legend.offsetParent) continue;
+    if (shrinkToFit(legend, el, HYPHENATE_BELOW_PX)) continue;
+    legend.textContent = hyphenateSync(plain);
+    shrinkToFit(legend, el, MIN_LEGEND_PX);
   }
 }
