@@ -78,8 +78,9 @@ export function paint(s: SimState): void {
   for (const [id, el] of keyEls) el.classList.toggle("pressed", s.pressed.includes(id));
   paintCards(s);
   paintKeys(s);
-  paintStatus(s.status, s.watch);
+  // (The board's part in play first: the latest row in the status copies its holes in play.)
   paintBoard(s.status.board);
+  paintStatus(s.status, s.watch);
 
   $("power").textContent = s.on ? "Switch off" : "Switch on";
   $("led-power").classList.toggle("on", s.on);
