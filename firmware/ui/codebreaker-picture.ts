@@ -3,7 +3,7 @@
  * shown, the row or secret being keyed, the pad, the thinking light, the hint and whose move it is,
  * drawn from what the screen holds (PlayView). It keeps what stays put between frames.
  */
-import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_SECRET, PHASE_SOLVED, ROLE_MAKER } from "../core/types";
+import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_SECRET, PHASE_SOLVED, ROLE_MAKER, ROLE_NONE } from "../core/types";
 import type { Code, Feedback, MatchState, Rules } from "../core/types";
 import { rulesOf, unitRole } from "../core/match";
 import type { SolverState } from "../core/solver";
@@ -35,6 +35,8 @@ export interface PlayView {
   /** The row (or secret) being keyed, and its cursor. */
   readonly entry: Code;
   readonly cursor: number;
+  /** Holes filled so far in the entry. */
+  readonly placed: number[];
   /** Feedback being keyed in by the codemaker. */
   readonly fb: Feedback;
   /** Background work in hand, since when, and its solver (the hint's count). */
@@ -128,6 +130,10 @@ export class CodebreakerPicture {
         if (wi) frame[alert] = cursorOn ? RED : OFF;
         else if (game.phase === PHASE_SOLVED) frame[alert] = GREEN;
         else if (game.phase === PHASE_FAILED) frame[alert] = ORANGE;
+        // Two players: the secret lies lit under the shield; until the codebreaker keys a first peg, LED 2
+        // blinks blue: close the shield (the unit cannot see it).
+        else if (shielded && unitRole(m) === ROLE_NONE && mode === KEY_GUESS && !current && !v.placed.length)
+          frame[alert] = cursorOn ? BLUE : OFF;
       }
     }
   }

@@ -82,7 +82,12 @@ function addMatchNumbers(st: ScreenStatus, m: MatchState): void {
       : { label: "game", value: `${Math.min(gamesPlayed(m) + (m.over ? 0 : 1), m.config.games)} of ${m.config.games}` },
   );
   st.game = `${GAME_NAMES[rules.preset]}${rules.harder ? ", harder" : ""}: ${rules.pegs} holes, ${rules.rows} rows, ${MODE_NAMES[m.config.mode].about}`;
+  // Numbered as the panel counts games: a game replayed after wrong information does not count, so its
+  // replay keeps its number.
+  let counted = 0;
   st.history = m.history.map((g, i) => {
+    const number = `${counted + 1}${i > 0 && m.history[i - 1].replayed ? " (replay)" : ""}`;
+    if (!g.replayed) counted++;
     const maker = who[g.maker];
     const breaker = who[1 - g.maker];
     const what = g.replayed
@@ -91,7 +96,7 @@ function addMatchNumbers(st: ScreenStatus, m: MatchState): void {
         ? `${breaker} solved it in ${g.rowsPlayed} row${g.rowsPlayed === 1 ? "" : "s"}`
         : `not solved in ${g.rowsPlayed} rows`;
     const gained = [0, 1].map((p) => `${who[p]} +${g.gained[p]}`).join(", ");
-    return `Game ${i + 1}: ${maker} made the code; ${what} (${gained}).`;
+    return `Game ${number}: ${maker} made the code; ${what} (${gained}).`;
   });
 }
 

@@ -3,7 +3,7 @@
  * (sim/web/page/) that draws it. The page holds no state: it renders what this server sends and sends
  * back the same commands scripts use (sim/play/script.ts).
  *
- *   GET  /                  the page (sim/web/page/index.html, style.css, and app.js: app.ts and its modules bundled by esbuild)
+ *   GET  /                  the page (sim/web/page/index.html; style.css and app.js: style.css with its parts, app.ts with its modules, each bundled by esbuild)
  *   GET  /api/layout        the unit's geometry (hardware/geometry.ts), keyboard shortcuts, key aliases
  *   GET  /api/state         the board now: every LED (palette name, duty RGB, screen RGB), power,
  *                           battery, tone, keys held, firmware errors, console, view switches
@@ -154,7 +154,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       battery: { ...bat, level: b ? Math.max(0, Math.min(1, (bat.volts - b.emptyV) / (b.fullV - b.emptyV))) : null },
       tone: board.tone,
       segments: redacted(screenViews(board)),
-      pressed: board.keys.filter((k) => board.isPressed(k.id) && (view.shield || !makerKeys.has(k.id))).map((k) => k.id),
+      // (Brain Flip's Master answers in the open: the page leaves the codemaker pad uncovered then.)
+      pressed: board.keys
+        .filter((k) => board.isPressed(k.id) && (view.shield || !makerKeys.has(k.id) || status.screen === "brainflip"))
+        .map((k) => k.id),
       errors: board.errors.slice(-20),
       console: board.consoleLog.slice(-40),
       view: { ...view },
