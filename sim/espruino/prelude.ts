@@ -190,7 +190,7 @@ function run(fn,a){
   var d=(getTime()-t0-reportT)*1000;busy+=d;tasks++;
   if(d>stallMax){stallMax=d;stallAt=frameN;}
   taskStart=-1;
-  if(TRACKMEM){var u=process.memory().usage;if(u>memPeak)memPeak=u;}}
+  if(TRACKMEM&&process.memory(false).usage>memPeak){var u=process.memory().usage;if(u>memPeak)memPeak=u;}}
 }
 function colOf(p){for(var c=0;c<NC;c++)if(COLPIN[c]===p)return c;return -1;}
 function setPin(p,v){OUT[p]=v?1:0;if(!MANUAL[p]&&MODE[p]!==3&&MODE[p]!==4)MODE[p]=3;
