@@ -642,10 +642,11 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       else {
         // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
         // state machine, so this does exactly what one call with the whole budget would.
-        // (The evaluations are the budget used.)
+        // (The evaluations are the budget used; a piece of work with none, picking a split's class, takes a part of the
+        // slice all the same.)
         let n = budget < ASK_EVERY ? budget : ASK_EVERY;
         n -= job === JOB_ENUMERATE ? enumerate(n) : pass(n);
-        budget -= n;
+        budget -= n || 1;
         evals += n;
         if (early && count > 2) earlyGuess();
       }
