@@ -42,10 +42,10 @@ import { matchConfig, S_GAME } from "./settings";
 /**
  * Evaluations per slice of background work (the unit's thinking, hints), a bound on its work even where the clock never
  * ends it: an evaluation counts 0.4 to 1.2 million interpreter instructions with 1 to 4 rows (`bench:micro -- --count`),
- * some 2.5 million with 12, and a Pico runs about 100 million a second, so a slice is ~0.15 s at most (0.3 s with 12
- * rows). On a Pico the clock (SLICE_MS) ends a slice after its first ASK_EVERY evaluations anyway.
+ * 2.3 million with 8 and 3.1 million with 12, and a Pico runs about 100 million a second, so a slice is 0.1 s of a Pico
+ * (0.25 s with 12 rows) at most. On a Pico the clock (SLICE_MS) ends a slice after its first ASK_EVERY evaluations anyway.
  */
-export const SOLVER_SLICE = 12;
+export const SOLVER_SLICE = 8;
 /** How long a hint shows after the key is pressed. */
 export const HINT_MS = 5000;
 

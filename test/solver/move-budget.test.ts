@@ -6,6 +6,7 @@ import { createSolver, MOVE_BUDGET, POLICY_BUDGET } from "../../firmware/core/so
 import type { Code, Row } from "../../firmware/core/types";
 import { sampleSecrets } from "../../firmware/tools/solver/play.ts";
 import { variantOf } from "../../firmware/tools/solver/variants.ts";
+import { SOLVER_SLICE } from "../../firmware/ui/codebreaker";
 import { tableOf } from "./helpers";
 
 /** A code fits a row when, as the secret, it would have given the row's feedback. */
@@ -35,7 +36,7 @@ describe("a move's budget: where the table's enumeration outlasts it, the unit p
         while (rows.length < v.rules.rows) {
           s.start(rows);
           const before = s.evals();
-          while (!s.step(12));
+          while (!s.step(SOLVER_SLICE));
           const g = s.guess() as Code;
           const w = work(s.evals() - before, rows.length);
           longest = Math.max(longest, s.evals() - before);
@@ -45,7 +46,7 @@ describe("a move's budget: where the table's enumeration outlasts it, the unit p
             cut++;
           }
           // Pondering finishes the enumeration; the guess in hand stays.
-          while (!s.ponder(12));
+          while (!s.ponder(SOLVER_SLICE));
           expect(s.guess()).toEqual(g);
           const fb = feedback(g, secret);
           rows.push({ guess: g, feedback: fb });
