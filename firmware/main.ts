@@ -22,9 +22,11 @@ const SELFTEST_WINDOW_MS = 40;
 /**
  * A slice of background work starts at most this often: between two, key scans and LED updates get their turn (each
  * slice is a task of its own). A slice that ran longer (on a Pico, where a few evaluations take longer than SLICE_MS)
- * is followed by the next 1 ms later, so the work is not held up by a fixed pause after each slice.
+ * is followed by the next 1 ms later, so the work is not held up by a fixed pause after each slice. A faster machine
+ * (the interpreter on a PC) thinks as a Pico does, most of the time: a long pause would stretch a move, and the scans and
+ * renders in it, over many times its own work.
  */
-const THINK_PERIOD_MS = 10;
+const THINK_PERIOD_MS = 2;
 /**
  * A slice of background work ends after this long (ms on the interpreter's clock; ~0.1 s on a Pico),
  * or after SOLVER_SLICE evaluations. None runs in a key's task: the key's frame goes out first.

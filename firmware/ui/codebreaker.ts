@@ -39,8 +39,13 @@ import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
 import type { Settings } from "./settings";
 import { matchConfig } from "./settings";
 
-/** Evaluations per slice of background work (the unit's thinking, hints): about 0.3 s on the Pico (600 a second). */
-export const SOLVER_SLICE = 180;
+/**
+ * Evaluations per slice of background work (the unit's thinking, hints), a bound on its work even where the clock never
+ * ends it: an evaluation counts 0.4 to 1.2 million interpreter instructions with 1 to 4 rows (`bench:micro -- --count`),
+ * 2.3 million with 8 and 3.1 million with 12, and a Pico runs about 100 million a second, so a slice is 0.1 s of a Pico
+ * (0.25 s with 12 rows) at most. On a Pico the clock (SLICE_MS) ends a slice after its first ASK_EVERY evaluations anyway.
+ */
+export const SOLVER_SLICE = 8;
 /** How long a hint shows after the key is pressed. */
 export const HINT_MS = 5000;
 
