@@ -3,7 +3,7 @@
  * shown, the row or secret being keyed, the pad, the thinking light, the hint and whose move it is,
  * drawn from what the screen holds (PlayView). It keeps what stays put between frames.
  */
-import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_SECRET, PHASE_SOLVED, ROLE_MAKER } from "../core/types";
+import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_SECRET, PHASE_SOLVED, ROLE_MAKER, ROLE_NONE } from "../core/types";
 import type { Code, Feedback, MatchState, Rules } from "../core/types";
 import { rulesOf, unitRole } from "../core/match";
 import type { SolverState } from "../core/solver";
@@ -107,6 +107,10 @@ export class CodebreakerPicture {
     if (v.busy && (mode === UNIT_THINKING || mode === CHECKING))
       this.chase(v, frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, rules.pegs, clock);
     if (entryOnBoard && clock.now < v.hintUntil) this.drawHint(v, frame, L, clock);
+    // Two players: the secret lies lit under the shield; until the codebreaker keys a first peg, status LED 2
+    // blinks blue: close the shield (the unit cannot see it).
+    if (shielded && !current && mode === KEY_GUESS && !v.placed.length && unitRole(m) === ROLE_NONE && L.segLen.status > 1)
+      frame[L.seg.status + 1] = cursorOn ? BLUE : OFF;
   }
 
   /** Wrong information, in the blink's off half: the rows at fault show the true answer (when known), status LED 2 dark. */

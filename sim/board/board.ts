@@ -11,18 +11,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BOARDS, PAD_FILE, type BoardInfo } from "../../hardware/boards.ts";
-import {
-  checkProfile,
-  ledCount,
-  ledSettleMs,
-  loadProfile,
-  profileFile,
-  segmentOffsets,
-  type KeyInfo,
-  type Profile,
-  type SegmentName,
-} from "../../hardware/profile.ts";
+import type { KeyInfo, Profile, SegmentName } from "../../hardware/profile.ts";
+import { unitProfile, type UnitProfile } from "../../hardware/unit-profile.ts";
 import { Circuit, type PinState } from "./circuit.ts";
+import { KeyContacts } from "./key-contacts.ts";
 import { VirtualClock, type ClockEvent } from "./clock.ts";
 import { colourName } from "../views/colours.ts";
 import { chainPixels, LedChain, type LedStats, type Rgb } from "./led-chain.ts";
@@ -31,9 +23,23 @@ import { EspruinoRuntime, type BoardBus } from "../runtime/runtime.ts";
 import { protectedLayout, SOLVER_TABLE_NAMES, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { isKept, keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
 import { saveCrc } from "./saves.ts";
+import { detokenise, pretokenise, TokenError } from "../../firmware/tools/pretokenise.ts";
 import { bytesFromString, stringFromBytes, VirtualStorage, type StorageCut } from "./storage.ts";
 
 export type { Rgb, LedStats } from "./led-chain.ts";
+
+/**
+ * The JavaScript the realm runs for a .bootcde: its tokens read as Espruino 2v29's lexer reads them (detokenise). Bytes
+ * that are no tokens go through as they are: the realm then refuses them as a syntax error, as the unit does.
+ */
+function bootCode(bytes: Uint8Array): string {
+  try {
+    return detokenise(bytes);
+  } catch (e) {
+    if (e instanceof TokenError) return stringFromBytes(bytes);
+    throw e;
+  }
+}
 export type { VirtualStorage, StorageCut } from "./storage.ts";
 
 /** The bundle `npm run build` writes, flashed when no firmware is given. */
@@ -42,10 +48,13 @@ export const DEFAULT_FIRMWARE = fileURLToPath(new URL("../../dist/firmware.js", 
 export const BOOT_FILE = ".bootcde";
 
 export interface BoardOptions {
-  /** A profile name or path (hardware/profiles), or a profile object. Default: r1-pico. */
-  profile?: string | Profile;
-  /** JavaScript to flash as .bootcde. Default: the contents of dist/firmware.js. */
-  firmware?: string;
+  /** A profile name or path (hardware/profiles), a profile object, or one compiled already (used as it is). Default: r1-pico. */
+  profile?: string | Profile | UnitProfile;
+  /**
+   * The firmware to flash as .bootcde: JavaScript, stored pretokenised as npm run flash stores it, or the bytes of an
+   * image stored as they are (a Storage file's .bootcde). Default: the contents of dist/firmware.js.
+   */
+  firmware?: string | Uint8Array;
   /**
    * Also write the solver's tables to Storage, as `npm run flash` does (firmware/tools/tables.ts).
    * Default true; false leaves the unit to search on its own, like a unit flashed without them.
@@ -81,6 +90,8 @@ export interface PinReport extends PinState {
 }
 
 export class VirtualBoard {
+  /** The profile, compiled once (hardware/unit-profile.ts): the circuit, the LED chain and the views read it. */
+  readonly unit: UnitProfile;
   readonly profile: Profile;
   readonly boardInfo: BoardInfo;
   /** Every key of the unit, numbered as the firmware numbers them. */
@@ -103,11 +114,8 @@ export class VirtualBoard {
   private readonly circuit: Circuit;
   private readonly leds: LedChain;
   private readonly noise: Prng;
-  private readonly bounce: Prng;
   private readonly segments: Record<SegmentName, { start: number; count: number }>;
-  private readonly keyById = new Map<string, KeyInfo>();
-  private readonly keyTarget: boolean[];
-  private readonly keyEvents = new Map<number, ClockEvent[]>();
+  private readonly contacts: KeyContacts;
   private readonly listeners = new Map<BoardEvent, Set<() => void>>();
   private readonly callbackTimeoutMs: number;
   private runtime: EspruinoRuntime | null = null;
@@ -122,7 +130,8 @@ export class VirtualBoard {
 
   /** Builds the board and flashes the firmware to .bootcde; the board stays off until powerOn(). */
   constructor(opts: BoardOptions = {}) {
-    this.profile = typeof opts.profile === "object" ? checkProfile(profileFile(structuredClone(opts.profile))) : loadProfile(opts.profile);
+    this.unit = unitProfile(opts.profile);
+    this.profile = this.unit.profile;
     const info = BOARDS[this.profile.board];
     if (!info) throw new Error(`profile ${this.profile.id}: unknown board "${this.profile.board}"`);
     this.boardInfo = info;
@@ -131,7 +140,6 @@ export class VirtualBoard {
     this.callbackTimeoutMs = opts.callbackTimeoutMs ?? 2000;
     const seed = opts.seed ?? 1;
     this.noise = new Prng(seed);
-    this.bounce = new Prng((seed ^ 0x9e3779b9) >>> 0);
     this.storage = new VirtualStorage({
       capacity: info.storageBytes,
       pageBytes: info.storagePageBytes,
@@ -140,12 +148,18 @@ export class VirtualBoard {
       // (A problem found while the board is made has no listener yet: it is in storage.problem.)
       onProblem: () => this.emit("storage"),
     });
-    this.circuit = new Circuit(info, this.profile);
+    this.circuit = new Circuit(info, this.unit);
     this.keys = this.circuit.keys;
-    for (const k of this.keys) this.keyById.set(k.id, k);
-    this.keyTarget = this.keys.map(() => false);
-    this.leds = new LedChain(ledCount(this.profile), ledSettleMs(this.profile));
-    this.segments = segmentOffsets(this.profile);
+    this.contacts = new KeyContacts(
+      this.clock,
+      this.circuit,
+      this.keys,
+      this.bounceMs,
+      new Prng((seed ^ 0x9e3779b9) >>> 0),
+      this.profile.id,
+    );
+    this.leds = new LedChain(this.unit.ledCount, this.unit.ledSettleMs);
+    this.segments = this.unit.segments;
     // A USB-only build (battery kind "none") has no cell: it is always on USB.
     this.batteryState = this.profile.battery ? { volts: this.profile.battery.fullV, usb: false } : { volts: 0, usb: true };
     const powerPin = this.profile.leds.powerPin;
@@ -169,7 +183,7 @@ export class VirtualBoard {
    */
   flashTables(): void {
     const boot = this.storage.read(BOOT_FILE);
-    if (boot) return this.flash(stringFromBytes(boot), true);
+    if (boot) return this.flashImage(boot, true);
     for (const t of solverTablesFor(this.profile.pegs))
       if (!this.storage.write(t.name, t.bytes))
         throw new Error(`the solver table ${t.name} (${t.bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
@@ -249,7 +263,8 @@ export class VirtualBoard {
   }
 
   /**
-   * Flashes `code` as `npm run flash` does (firmware/tools/flash.ts), with the solver's tables unless `withTables` is
+   * Flashes `code` as `npm run flash` does (firmware/tools/flash.ts): JavaScript is stored pretokenised, as the tool
+   * stores it (the board runs it as the unit's lexer reads it: bootCode), bytes as they are. With the solver's tables unless `withTables` is
    * false; nothing happens when .bootcde and the tables are already these. The saved game is carried across: each save
    * slot (bb.s0, bb.s1) the unit could use is kept in the current save format (firmware/tools/save-upgrade.ts: format 1
    * is brought up to date, same name and sequence), one it could not is dropped with a warning. When Storage holds
@@ -259,13 +274,27 @@ export class VirtualBoard {
    * kept (with a warning): .bootcde then goes after them without a pad, the tables and saves after it. Takes effect at
    * the next boot.
    */
-  flash(code: string, withTables = true): void {
-    let bytes = bytesFromString(code);
+  flash(code: string | Uint8Array, withTables = true): void {
+    this.flashImage(typeof code === "string" ? this.imageOf(code) : code, withTables);
+  }
+
+  /** The bytes npm run flash stores for `code`: its pretokenised image (firmware/tools/pretokenise.ts). */
+  private imageOf(code: string): Uint8Array {
     if (/[^\x00-\xff]/.test(code)) {
       // The device strings are 8-bit: characters beyond Latin-1 arrive as their UTF-8 bytes.
-      this.warnings.push("flash: the firmware has characters beyond 8 bits; the device sees their UTF-8 bytes");
-      bytes = new Uint8Array(Buffer.from(code, "utf8"));
+      this.warnings.push("flash: the firmware has characters beyond 8 bits; the device sees their UTF-8 bytes, not pretokenised");
+      return new Uint8Array(Buffer.from(code, "utf8"));
     }
+    try {
+      return pretokenise(code);
+    } catch {
+      // Code the tokeniser cannot read (a test's deliberate syntax error) is stored as it is: it fails at boot, as on the unit.
+      return bytesFromString(code);
+    }
+  }
+
+  /** flash() of an image: `bytes` are stored as .bootcde as they are. */
+  private flashImage(bytes: Uint8Array, withTables: boolean): void {
     const tables = withTables ? solverTablesFor(this.profile.pegs) : [];
     const holds = (name: string, want: Uint8Array) => {
       const old = this.storage.read(name);
@@ -330,12 +359,12 @@ export class VirtualBoard {
 
   /** Presses a key: the contact closes now, chatters for bounceMs as time advances, then stays closed. */
   press(keyId: string): void {
-    this.moveKey(this.key(keyId), true);
+    this.contacts.move(keyId, true);
   }
 
   /** Releases a key: its contact chatters for bounceMs, then stays open. */
   release(keyId: string): void {
-    this.moveKey(this.key(keyId), false);
+    this.contacts.move(keyId, false);
   }
 
   /** Press, hold for holdMs, release, wait gapMs. */
@@ -348,12 +377,12 @@ export class VirtualBoard {
 
   /** Whether the key is held down (its final state, bounce aside). */
   isPressed(keyId: string): boolean {
-    return this.keyTarget[this.key(keyId).index];
+    return this.contacts.held(keyId);
   }
 
   /** Whether the key's contact is closed right now (changes while it bounces). */
   contactClosed(keyId: string): boolean {
-    return this.circuit.contact(this.key(keyId).index);
+    return this.contacts.closed(keyId);
   }
 
   // ---------------------------------------------------------------- outputs
@@ -483,40 +512,6 @@ export class VirtualBoard {
     for (const fn of [...(this.listeners.get(event) ?? [])]) fn();
   }
 
-  private key(keyId: string): KeyInfo {
-    const k = this.keyById.get(keyId);
-    if (!k) throw new Error(`unknown key "${keyId}" on ${this.profile.id}; valid keys: ${this.keys.map((x) => x.id).join(", ")}`);
-    return k;
-  }
-
-  private moveKey(k: KeyInfo, closed: boolean): void {
-    const pending = this.keyEvents.get(k.index) ?? [];
-    if (this.keyTarget[k.index] === closed && pending.length === 0) return;
-    for (const ev of pending) this.clock.cancel(ev);
-    this.keyTarget[k.index] = closed;
-    const events: ClockEvent[] = [];
-    const start = this.clock.now;
-    const set = (at: number, state: boolean) => {
-      const ev = this.clock.schedule(at, () => {
-        events.splice(events.indexOf(ev), 1);
-        this.circuit.setContact(k.index, state);
-      });
-      events.push(ev);
-    };
-    // The first touch happens now (a key held while powering on is closed at boot); the chatter follows.
-    this.circuit.setContact(k.index, closed);
-    if (this.bounceMs > 0) {
-      // The contact chatters: an even number of toggles at random times, then it settles.
-      const toggles = 2 * this.bounce.int(2, 4);
-      const times: number[] = [];
-      for (let i = 0; i < toggles; i++) times.push(this.bounce.range(0.05, 0.95) * this.bounceMs);
-      times.sort((a, b) => a - b);
-      times.forEach((t, i) => set(start + t, i % 2 === 0 ? !closed : closed));
-      set(start + this.bounceMs, closed);
-    }
-    this.keyEvents.set(k.index, events);
-  }
-
   private boot(runBootCode = true): void {
     this.bootAt = this.clock.now;
     this.sleepAllowed = false;
@@ -524,7 +519,7 @@ export class VirtualBoard {
     const rt = new EspruinoRuntime(this.bus);
     this.runtime = rt;
     const bytes = runBootCode ? this.storage.read(BOOT_FILE) : undefined;
-    rt.boot(bytes && stringFromBytes(bytes));
+    rt.boot(bytes && bootCode(bytes));
   }
 
   /** Stops the interpreter and resets the MCU's pins (power loss or reset). */
