@@ -24,7 +24,8 @@
  *   telnet and booted from Storage: jsvarsBoot after boot, jsvarsPeak the most in use after any task of a Brainiac
  *   match and a race advanced game each way against the unit (hints asked); both less what the prelude holds.
  *
- * BENCH_MOVES=1 lists every move's figure on stderr. --quick plays Brainiac and race advanced only (one pass).
+ * BENCH_MOVES=1 lists every move's figure on stderr. --quick plays Brainiac and race advanced only (one pass). --memory
+ * does the memory run alone (the time figures are then not measured, so the run never passes).
  * --write puts the figures into docs/performance.md. Exits 1 when a bound is missed or the interpreter is missing.
  */
 import { spawnSync } from "node:child_process";
@@ -41,7 +42,9 @@ import { playKeyedMatch } from "../engines/play.ts";
 import { playAgainstUnit } from "./real-play.ts";
 import { measuredOn, table, writeBlock } from "./docs-block.ts";
 
-const { values } = parseArgs({ options: { json: { type: "boolean" }, quick: { type: "boolean" }, write: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { json: { type: "boolean" }, quick: { type: "boolean" }, write: { type: "boolean" }, memory: { type: "boolean" } },
+});
 const log = (s: string) => {
   if (!values.json) console.log(s);
 };
@@ -205,29 +208,33 @@ async function timedPass(what: string, play: Play): Promise<{ ms: number; task: 
 
 const moveLog = process.env.BENCH_MOVES ? (line: string) => console.error(line) : undefined;
 
-log("time (espruino, code from RAM):");
-const presets: PresetId[] = values.quick ? ["brainiac"] : ["brainiac", "travel", "race"];
-for (const preset of presets)
-  for (const mode of ["referee", "manual"] as const)
-    await timed(`${preset}, role ${mode === "referee" ? 1 : 2}`, (b) => playKeyedMatch(b, preset, mode).then(() => {}));
-const variants: [PresetId, boolean][] = values.quick
-  ? [["race", true]]
-  : (["brainiac", "travel", "race"] as PresetId[]).flatMap((p) => [false, true].map((h) => [p, h] as [PresetId, boolean]));
-for (const [preset, harder] of variants)
-  await timed(`${preset}${harder ? " (harder)" : ""}, roles 4 then 3`, async (b, note) => {
-    const log = (line: string) => {
-      note(line.trim());
-      moveLog?.(line);
-    };
-    const r = await playAgainstUnit(b, preset, harder, { games: 2, hints: true, log });
-    moves.push(...r.moves);
-    (hintsByVariant[preset + (harder ? "+" : "")] ??= []).push(...r.hints);
-  });
-if (!values.quick)
-  await timed("Brain Flip 6x6", async (b) => {
-    await runCommandsAsync(b, parseScript(readFileSync(new URL("../../sim/scripts/brainflip-game.txt", import.meta.url), "utf8")));
-  });
-calibrate();
+if (!values.memory) await timeRuns();
+
+async function timeRuns(): Promise<void> {
+  log("time (espruino, code from RAM):");
+  const presets: PresetId[] = values.quick ? ["brainiac"] : ["brainiac", "travel", "race"];
+  for (const preset of presets)
+    for (const mode of ["referee", "manual"] as const)
+      await timed(`${preset}, role ${mode === "referee" ? 1 : 2}`, (b) => playKeyedMatch(b, preset, mode).then(() => {}));
+  const variants: [PresetId, boolean][] = values.quick
+    ? [["race", true]]
+    : (["brainiac", "travel", "race"] as PresetId[]).flatMap((p) => [false, true].map((h) => [p, h] as [PresetId, boolean]));
+  for (const [preset, harder] of variants)
+    await timed(`${preset}${harder ? " (harder)" : ""}, roles 4 then 3`, async (b, note) => {
+      const log = (line: string) => {
+        note(line.trim());
+        moveLog?.(line);
+      };
+      const r = await playAgainstUnit(b, preset, harder, { games: 2, hints: true, log });
+      moves.push(...r.moves);
+      (hintsByVariant[preset + (harder ? "+" : "")] ??= []).push(...r.hints);
+    });
+  if (!values.quick)
+    await timed("Brain Flip 6x6", async (b) => {
+      await runCommandsAsync(b, parseScript(readFileSync(new URL("../../sim/scripts/brainflip-game.txt", import.meta.url), "utf8")));
+    });
+  calibrate();
+}
 
 log(`memory (${MEMORY_BUILD}, flashed with npm run flash over telnet, booted from Storage):`);
 let jsvarsBoot = NaN;
@@ -294,6 +301,7 @@ const checked: Record<string, number> = { ...pico, jsvarsPeak };
 /** Why a figure has no value (never NaN in the report): the memory run failed, or nothing of the kind was timed. */
 function notMeasured(what: string): string {
   if (what.startsWith("jsvars")) return memoryFailure || "the memory run gave no figure";
+  if (values.memory) return "the time runs were left out (--memory)";
   return `nothing of the kind was timed (${problems.length ? "see the problems" : "no samples"})`;
 }
 /** A figure not measured counts as a missed bound, with the reason. */
