@@ -146,7 +146,7 @@ var watches=[],nextWatch=1;
 var oSetTimeout=setTimeout,oSetInterval=setInterval;
 var frame=new Uint8Array(LEDS*3),frameN=0,ledPower=PWRPIN<0?1:0,tone=0,sleepOk=0,locked=0,wdog=0;
 var batV=0,usb=0,seed=1;
-var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0;
+var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0,memPeakAt=0;
 // Key moves are made one at a time, in the order the host sent them (whatever key each is for), as a
 // person's fingers would: the next move is made only once the last one has been taken, that is, its bounce
 // is over, the scanner has read the new state in SEEN_NEEDED scans in a row (bounce resets the count; the
@@ -190,7 +190,7 @@ function run(fn,a){
   var d=(getTime()-t0-reportT)*1000;busy+=d;tasks++;
   if(d>stallMax){stallMax=d;stallAt=frameN;}
   taskStart=-1;
-  if(TRACKMEM&&process.memory(false).usage>memPeak){var u=process.memory().usage;if(u>memPeak)memPeak=u;}}
+  if(TRACKMEM&&process.memory(false).usage>memPeak){var u=process.memory().usage;if(u>memPeak){memPeak=u;memPeakAt=frameN;}}}
 }
 function colOf(p){for(var c=0;c<NC;c++)if(COLPIN[c]===p)return c;return -1;}
 function setPin(p,v){OUT[p]=v?1:0;if(!MANUAL[p]&&MODE[p]!==3&&MODE[p]!==4)MODE[p]=3;
@@ -301,7 +301,7 @@ var api={
   frame:function(){report("F "+frameN+" "+busy.toFixed(3)+" "+busy.toFixed(3)+" -1 0 "+btoa(E.toString(frame)));},
   stats:function(reset){
     var m=process.memory();
-    report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,frames:frameN}));
+    report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,memPeakAt:memPeakAt,frames:frameN}));
     if(reset){stallMax=0;memPeak=0;}
   },
   ready:function(){echo(0);if(LINKPORT)link();report("B "+process.memory().usage);if(MIRROR.length)mirrorAll();}

@@ -176,13 +176,7 @@ function describeStall(b: EspruinoBoard, s: EngineStats, notes: Notes): string {
 async function timedPass(what: string, play: Play): Promise<{ ms: number; task: string }> {
   const b = new EspruinoBoard({ firmware, niceness: TIME_NICENESS });
   const notes: Notes = [];
-  const frameN = () => (b.frames.length ? b.frames[b.frames.length - 1].n : 0);
-  const note = (text: string) => notes.push({ n: frameN(), text });
-  const press = b.press.bind(b);
-  b.press = (key: string) => {
-    note(`key ${key}`);
-    press(key);
-  };
+  const note = noteTaker(b, notes);
   try {
     await b.powerOn();
     await b.advance(SCRIPT_BOOT_MS);
@@ -201,9 +195,22 @@ async function timedPass(what: string, play: Play): Promise<{ ms: number; task: 
     problems.push(`${what}: ${(e as Error).message}`);
     return { ms: 0, task: "failed" };
   } finally {
-    b.press = press;
     await b.close();
   }
+}
+
+/** Records into `notes` each key pressed on `b`, and returns a function that records what the play is doing. */
+function noteTaker(b: EspruinoBoard, notes: Notes): (text: string) => void {
+  const frameN = () => (b.frames.length ? b.frames[b.frames.length - 1].n : 0);
+  const note = (text: string) => {
+    notes.push({ n: frameN(), text });
+  };
+  const press = b.press.bind(b);
+  b.press = (key: string) => {
+    note(`key ${key}`);
+    press(key);
+  };
+  return note;
 }
 
 const moveLog = process.env.BENCH_MOVES ? (line: string) => console.error(line) : undefined;
@@ -240,6 +247,8 @@ log(`memory (${MEMORY_BUILD}, flashed with npm run flash over telnet, booted fro
 let jsvarsBoot = NaN;
 let jsvarsPeak = NaN;
 let jsvarsTotal = NaN;
+/** When the memory's peak came (the LED frame by then, the last key and event). */
+let jsvarsPeakTask = "";
 /** Why the memory run gave no figures (its first line), when it failed. */
 let memoryFailure = "";
 {
@@ -250,6 +259,8 @@ let memoryFailure = "";
   });
   const baseline = Number(/USAGE (\d+)/.exec(base.stdout ?? "")?.[1] ?? 0);
   const b = new EspruinoBoard({ firmware, mode: "flash", build: MEMORY_BUILD, trackMemory: true, answerTimeoutMs: 180_000 });
+  const notes: Notes = [];
+  const note = noteTaker(b, notes);
   try {
     await b.powerOn();
     await b.advance(500);
@@ -257,11 +268,18 @@ let memoryFailure = "";
     const booted = await b.stats(true);
     jsvarsBoot = booted.usage - prelude;
     jsvarsTotal = booted.total;
+    note("the Brainiac match (role 1)");
     await playKeyedMatch(b, "brainiac", "referee");
-    await playAgainstUnit(b, "race", true, { games: 2, hints: true, pressMs: 200, hintTimeoutMs: 600_000 });
+    note("race advanced against the unit (roles 4 then 3)");
+    await playAgainstUnit(b, "race", true, { games: 2, hints: true, pressMs: 200, hintTimeoutMs: 600_000, log: (l) => note(l.trim()) });
     const s = await b.stats();
     jsvarsPeak = Math.max(s.memPeak, booted.usage) - prelude;
-    log(`  baseline ${baseline}, prelude ${prelude}, boot ${jsvarsBoot}, peak ${jsvarsPeak} of ${jsvarsTotal}`);
+    const at = (s as EngineStats & { memPeakAt?: number }).memPeakAt ?? -1;
+    const before = notes.filter((x) => x.n <= at);
+    const key = [...before].reverse().find((x) => x.text.startsWith("key "));
+    const event = [...before].reverse().find((x) => !x.text.startsWith("key "));
+    jsvarsPeakTask = [`after LED frame ${at}`, key && `after ${key.text}`, event && `after "${event.text}"`].filter(Boolean).join(", ");
+    log(`  baseline ${baseline}, prelude ${prelude}, boot ${jsvarsBoot}, peak ${jsvarsPeak} of ${jsvarsTotal} (${jsvarsPeakTask})`);
     if (b.errors.length) problems.push(`memory run: ${b.errors.join("; ")}`);
   } catch (e) {
     problems.push(`memory run: ${(e as Error).message}`);
@@ -322,6 +340,8 @@ const result = {
   jsvarsTotal,
   /** Which task was the longest (the game, the frame and what was going on). */
   stallTask,
+  /** When the JsVars' peak came. */
+  jsvarsPeakTask,
   boardModelMs: round(boardModelMs, 1),
   samples: { keys: keyTimes.length, renders: renderTimes.length, moves: moves.length, hints: hints.length },
   pico,
@@ -378,7 +398,7 @@ function docsBlock(): string {
     `- A hint asked right after a row shows within ${sec(pico.hintMaxMs)} at worst, ${sec(pico.hintMeanMs)} on average.`,
     !Number.isFinite(jsvarsPeak)
       ? `- JsVars not measured: ${notMeasured("jsvarsPeak")}.`
-      : `- The firmware holds ${jsvarsBoot} JsVars after boot and ${jsvarsPeak} at the peak, of ${jsvarsTotal}.`,
+      : `- The firmware holds ${jsvarsBoot} JsVars after boot and ${jsvarsPeak} at the peak (${jsvarsPeakTask}), of ${jsvarsTotal}.`,
     "",
     table(["on a Pico", "estimate", "bound", ""], rows),
     "",
