@@ -35,6 +35,8 @@ export interface PlayView {
   /** The row (or secret) being keyed, and its cursor. */
   readonly entry: Code;
   readonly cursor: number;
+  /** Holes filled so far in the entry. */
+  readonly placed: number[];
   /** Feedback being keyed in by the codemaker. */
   readonly fb: Feedback;
   /** Background work in hand, since when, and its solver (the hint's count). */
