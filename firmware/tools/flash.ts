@@ -1,8 +1,8 @@
 /**
  * npm run flash -- --port /dev/ttyACM0 [--profile NAME|PATH] [--erase] [--dry-run] [--out-dir DIR] [--bundle FILE] [--timeout S] [--baud N]
  *
- * Builds the firmware for a profile and writes it with the espruino CLI into the board's Storage as `.bootcde`, which
- * runs at every boot (docs/espruino.md 2.3, 6.2), with the solver's decision tables beside it (firmware/tools/tables.ts:
+ * Builds the firmware for a profile and writes its pretokenised image (build.ts, pretokenise.ts) with the espruino CLI
+ * into the board's Storage as `.bootcde`, which runs at every boot (docs/espruino.md 2.3, 2.4, 6.2), with the solver's decision tables beside it (firmware/tools/tables.ts:
  * one Storage file per codebreaker variant the build can play; `--no-tables` leaves them out and the unit then
  * searches on its own, weaker and slower on the big variants). `--dry-run` needs no board: it writes exactly what would be sent to
  * <out-dir>/upload.js with the CLI's -o.
@@ -21,7 +21,7 @@
  * tables), writes no pad, and says that the firmware is not protected until it is flashed with --erase, which erases
  * everything, the saved game included. A saved two-player game that holds a secret makes the unit lock its console as
  * it starts, so then the upload does not start the firmware: the tool does, once it has read back what it wrote. A pad that would
- * leave less than STATE_RESERVE_BYTES for saved state (on R1 with today's tables: a bundle over 32,008 bytes) is left
+ * leave less than STATE_RESERVE_BYTES for saved state (on R1 with today's tables: an image over 32,008 bytes) is left
  * out with a warning too (tables.ts protectedLayout). After the upload it works out where each file
  * lies from the board's own list and says whether the layout protects .bootcde.
  *
@@ -40,7 +40,7 @@
  * Around the upload the tool talks to the board's console itself (board-console.ts): before, it checks the board's
  * Espruino version and board and measures its Storage (with --erase it first erases all of it; trash is compacted
  * when the new files need its room); after, it reads back the length and CRC-32 of .bootcde and of every table and
- * compares them with what was sent.
+ * compares them with what was sent. The image is binary: it goes as base64 chunks the board decodes (atob), like the tables.
  *
  * Exit codes: 0 done and verified; 1 the build, the size check, the upload or its verification failed, or the board
  * did not answer; 2 something to fix before flashing (arguments, no port, port missing or not openable, nothing

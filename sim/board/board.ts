@@ -23,9 +23,23 @@ import { EspruinoRuntime, type BoardBus } from "../runtime/runtime.ts";
 import { protectedLayout, SOLVER_TABLE_NAMES, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { isKept, keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
 import { saveCrc } from "./saves.ts";
+import { detokenise, pretokenise, TokenError } from "../../firmware/tools/pretokenise.ts";
 import { bytesFromString, stringFromBytes, VirtualStorage, type StorageCut } from "./storage.ts";
 
 export type { Rgb, LedStats } from "./led-chain.ts";
+
+/**
+ * The JavaScript the realm runs for a .bootcde: its tokens read as Espruino 2v29's lexer reads them (detokenise). Bytes
+ * that are no tokens go through as they are: the realm then refuses them as a syntax error, as the unit does.
+ */
+function bootCode(bytes: Uint8Array): string {
+  try {
+    return detokenise(bytes);
+  } catch (e) {
+    if (e instanceof TokenError) return stringFromBytes(bytes);
+    throw e;
+  }
+}
 export type { VirtualStorage, StorageCut } from "./storage.ts";
 
 /** The bundle `npm run build` writes, flashed when no firmware is given. */
@@ -36,8 +50,11 @@ export const BOOT_FILE = ".bootcde";
 export interface BoardOptions {
   /** A profile name or path (hardware/profiles), a profile object, or one compiled already (used as it is). Default: r1-pico. */
   profile?: string | Profile | UnitProfile;
-  /** JavaScript to flash as .bootcde. Default: the contents of dist/firmware.js. */
-  firmware?: string;
+  /**
+   * The firmware to flash as .bootcde: JavaScript, stored pretokenised as npm run flash stores it, or the bytes of an
+   * image stored as they are (a Storage file's .bootcde). Default: the contents of dist/firmware.js.
+   */
+  firmware?: string | Uint8Array;
   /**
    * Also write the solver's tables to Storage, as `npm run flash` does (firmware/tools/tables.ts).
    * Default true; false leaves the unit to search on its own, like a unit flashed without them.
@@ -166,7 +183,7 @@ export class VirtualBoard {
    */
   flashTables(): void {
     const boot = this.storage.read(BOOT_FILE);
-    if (boot) return this.flash(stringFromBytes(boot), true);
+    if (boot) return this.flashImage(boot, true);
     for (const t of solverTablesFor(this.profile.pegs))
       if (!this.storage.write(t.name, t.bytes))
         throw new Error(`the solver table ${t.name} (${t.bytes.length} bytes) does not fit the ${this.boardInfo.name}'s Storage`);
@@ -246,7 +263,8 @@ export class VirtualBoard {
   }
 
   /**
-   * Flashes `code` as `npm run flash` does (firmware/tools/flash.ts), with the solver's tables unless `withTables` is
+   * Flashes `code` as `npm run flash` does (firmware/tools/flash.ts): JavaScript is stored pretokenised, as the tool
+   * stores it (the board runs it as the unit's lexer reads it: bootCode), bytes as they are. With the solver's tables unless `withTables` is
    * false; nothing happens when .bootcde and the tables are already these. The saved game is carried across: each save
    * slot (bb.s0, bb.s1) the unit could use is kept in the current save format (firmware/tools/save-upgrade.ts: format 1
    * is brought up to date, same name and sequence), one it could not is dropped with a warning. When Storage holds
@@ -256,13 +274,27 @@ export class VirtualBoard {
    * kept (with a warning): .bootcde then goes after them without a pad, the tables and saves after it. Takes effect at
    * the next boot.
    */
-  flash(code: string, withTables = true): void {
-    let bytes = bytesFromString(code);
+  flash(code: string | Uint8Array, withTables = true): void {
+    this.flashImage(typeof code === "string" ? this.imageOf(code) : code, withTables);
+  }
+
+  /** The bytes npm run flash stores for `code`: its pretokenised image (firmware/tools/pretokenise.ts). */
+  private imageOf(code: string): Uint8Array {
     if (/[^\x00-\xff]/.test(code)) {
       // The device strings are 8-bit: characters beyond Latin-1 arrive as their UTF-8 bytes.
-      this.warnings.push("flash: the firmware has characters beyond 8 bits; the device sees their UTF-8 bytes");
-      bytes = new Uint8Array(Buffer.from(code, "utf8"));
+      this.warnings.push("flash: the firmware has characters beyond 8 bits; the device sees their UTF-8 bytes, not pretokenised");
+      return new Uint8Array(Buffer.from(code, "utf8"));
     }
+    try {
+      return pretokenise(code);
+    } catch {
+      // Code the tokeniser cannot read (a test's deliberate syntax error) is stored as it is: it fails at boot, as on the unit.
+      return bytesFromString(code);
+    }
+  }
+
+  /** flash() of an image: `bytes` are stored as .bootcde as they are. */
+  private flashImage(bytes: Uint8Array, withTables: boolean): void {
     const tables = withTables ? solverTablesFor(this.profile.pegs) : [];
     const holds = (name: string, want: Uint8Array) => {
       const old = this.storage.read(name);
@@ -487,7 +519,7 @@ export class VirtualBoard {
     const rt = new EspruinoRuntime(this.bus);
     this.runtime = rt;
     const bytes = runBootCode ? this.storage.read(BOOT_FILE) : undefined;
-    rt.boot(bytes && stringFromBytes(bytes));
+    rt.boot(bytes && bootCode(bytes));
   }
 
   /** Stops the interpreter and resets the MCU's pins (power loss or reset). */

@@ -73,7 +73,8 @@ async function main(): Promise<number> {
   const show = (p: string) => relative(process.cwd(), p) || p;
 
   // What .bootcde holds at start: the Storage file's own, none (--empty), or the bundle.
-  let firmware: string | undefined;
+  // (A Storage file's .bootcde is an image, stored as it is; a bundle is stored pretokenised, as npm run flash stores it.)
+  let firmware: string | Uint8Array | undefined;
   let from: string;
   const kept =
     values.storage && existsSync(values.storage)
@@ -81,7 +82,7 @@ async function main(): Promise<number> {
           capacity: info.storageBytes,
           file: resolve(values.storage),
           warn: (w) => console.warn(`warning: ${w}`),
-        }).readString(BOOT_FILE)
+        }).read(BOOT_FILE)
       : undefined;
   if (values.empty) {
     firmware = "";

@@ -32,7 +32,7 @@ import { chainPixels, LedChain, type Rgb } from "../board/led-chain.ts";
 import { espruinoBinary, espruinoMissing, type EspruinoBuild } from "./binary.ts";
 import { preludeSource, REPORT_MARK } from "./prelude.ts";
 import { EngineError, PreludeLink, sleep } from "./link.ts";
-import { flashUnit } from "./flash-unit.ts";
+import { flashUnit, type FlashedFile } from "./flash-unit.ts";
 
 export { EngineError } from "./link.ts";
 
@@ -158,6 +158,8 @@ export class EspruinoBoard {
   private locked = false;
   private currentTone = 0;
   private flashed = false;
+  /** In "flash" mode, once flashed: each file npm run flash wrote (.bootcde first), as the interpreter read it back. */
+  flashedFiles: FlashedFile[] = [];
   private listeners = new Map<EngineEvent, Set<() => void>>();
   private booted = false;
   private readonly held = new Set<string>();
@@ -403,7 +405,7 @@ export class EspruinoBoard {
 
   /** "flash": the bundle and tables through `npm run flash`, the prelude as .boot0 (flash-unit.ts). */
   private async flashFirmware(): Promise<void> {
-    await flashUnit(this.dir, this.opts.firmware, this.profile, this.prelude());
+    this.flashedFiles = await flashUnit(this.dir, this.opts.firmware, this.profile, this.prelude());
     this.flashed = true;
   }
 

@@ -10,16 +10,22 @@ import { join } from "node:path";
 import type { Profile } from "../../hardware/profile.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import { crc32Of, flash, type FlashResult } from "../../firmware/tools/flash.ts";
+
+/** A file npm run flash wrote, as the interpreter read it back: its length and CRC-32. */
+export type FlashedFile = { name: string; bytes: number; crc32: number };
 import { BoardConsole, ConsoleError } from "../../firmware/tools/board-console.ts";
 import { espruinoBinary } from "./binary.ts";
 import { EngineError, sleep } from "./link.ts";
 import { withTelnetPort } from "./telnet.ts";
 
-/** Flashes the unit whose flash file is in `dir`: the bundle and the profile's tables, then `prelude` as .boot0. */
-export async function flashUnit(dir: string, firmware: string, profile: Profile, prelude: string): Promise<void> {
+/**
+ * Flashes the unit whose flash file is in `dir`: the bundle (stored pretokenised, as npm run flash stores it) and the
+ * profile's tables, then `prelude` as .boot0. Resolves with the files npm run flash wrote and read back.
+ */
+export async function flashUnit(dir: string, firmware: string, profile: Profile, prelude: string): Promise<FlashedFile[]> {
   const bundle = join(dir, "firmware.js");
   writeFileSync(bundle, firmware, "latin1");
-  await withTelnetPort(async (port) => {
+  return await withTelnetPort(async (port) => {
     const bin = espruinoBinary("espruino")!;
     const child = spawn(bin, ["--telnet"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
@@ -73,6 +79,7 @@ export async function flashUnit(dir: string, firmware: string, profile: Profile,
       } finally {
         await con.close();
       }
+      return r.verified;
     } finally {
       child.kill("SIGKILL");
       await new Promise((d) => (child.exitCode !== null ? d(null) : child.on("exit", d)));

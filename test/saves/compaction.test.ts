@@ -20,13 +20,14 @@ import { flashFiles, saveCrc, slotFiles, uploadScript } from "../../firmware/too
 import { keepSlot, SAVE_SLOT_NAMES, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
 import { bootLayout, bootPad, largestProtected, solverTablesFor } from "../../firmware/tools/tables.ts";
 import { VirtualBoard, BOOT_FILE } from "../../sim/board/board.ts";
-import { bytesFromString, readImage, VirtualStorage, type CompactionCut } from "../../sim/board/storage.ts";
+import { readImage, VirtualStorage, type CompactionCut } from "../../sim/board/storage.ts";
 import { Prng } from "../../firmware/tools/prng.ts";
 import { firmwareBundle, R1 } from "../device/helpers.ts";
 import { replayUpload } from "../flash/replay.ts";
 import { readSavedState } from "./saved-state.ts";
 import { Player, type Goal } from "./player.ts";
 import { firmwareFailures } from "./invariants.ts";
+import { pretokenise } from "../../firmware/tools/pretokenise.ts";
 
 const GOAL: Goal = { game: "brainiac", harder: false, mode: "referee", games: 2 };
 const PAGE = BOARDS.pico.storagePageBytes;
@@ -43,9 +44,12 @@ function boardWith(write: (storage: VirtualStorage) => void): VirtualBoard {
 /** The largest .bootcde (a multiple of 4 bytes) that npm run flash still lays out out of compaction's way on R1 with the tables. */
 const LARGEST = largestProtected(BOARDS.pico, TABLES, 32764);
 
-/** Storage as npm run flash writes `firmware` into empty Storage: the tool's own upload, played as the board would. */
+/**
+ * Storage as npm run flash writes `firmware` (stored pretokenised) into empty Storage: the tool's own upload, played as
+ * the board would.
+ */
 function flashedByTool(firmware: string): VirtualBoard {
-  return boardWith((s) => replayUpload(uploadScript(flashFiles(bytesFromString(firmware), TABLES, BOARDS.pico, true)), s));
+  return boardWith((s) => replayUpload(uploadScript(flashFiles(pretokenise(firmware), TABLES, BOARDS.pico, true)), s));
 }
 
 /**
@@ -54,7 +58,7 @@ function flashedByTool(firmware: string): VirtualBoard {
  */
 function reflashedByTool(firmware: string, kept: KeptSlot[]): VirtualBoard {
   return boardWith((s) =>
-    replayUpload(uploadScript([...flashFiles(bytesFromString(firmware), TABLES, BOARDS.pico, true), ...slotFiles(kept)]), s),
+    replayUpload(uploadScript([...flashFiles(pretokenise(firmware), TABLES, BOARDS.pico, true), ...slotFiles(kept)]), s),
   );
 }
 
@@ -73,7 +77,7 @@ function matchInProgress(firmware: string): KeptSlot[] {
 
 /** Storage with .bootcde and the tables and no pad: tables after .bootcde, or first (as the espruino CLI wrote them before). */
 function flashedWithoutPad(firmware: string, tablesFirst: boolean): VirtualBoard {
-  const boot = { name: BOOT_FILE, bytes: bytesFromString(firmware) };
+  const boot = { name: BOOT_FILE, bytes: pretokenise(firmware) };
   const tables = TABLES.map((t) => ({ name: t.name, bytes: t.bytes }));
   const files = tablesFirst ? [...tables.reverse(), boot] : [boot, ...tables];
   return boardWith((s) => files.forEach((f) => s.write(f.name, f.bytes)));
@@ -126,11 +130,18 @@ function playUntilCut(board: VirtualBoard, nth: number, cutAt: number, fraction:
   });
 }
 
-/** A firmware that saves as the unit does (two alternating slots of about 620 bytes, one every 50 ms), `size` bytes long. */
+/**
+ * A firmware that saves as the unit does (two alternating slots of about 620 bytes, one every 50 ms), `size` bytes long
+ * as stored (pretokenised: padded with a string, as a comment would be dropped).
+ */
 function saverFirmware(size: number): string {
-  const code =
-    'print("saver up");var S=require("Storage"),n=0;setInterval(function(){S.write("bb.s"+(n&1),JSON.stringify({n:n,d:"x".repeat(600)}));n++;},50);\n//';
-  return code + "-".repeat(size - code.length);
+  const code = (pad: number) =>
+    'print("saver up");var S=require("Storage"),n=0;setInterval(function(){S.write("bb.s"+(n&1),JSON.stringify({n:n,d:"x".repeat(600)}));n++;},50);' +
+    `var P="${"-".repeat(pad)}";`;
+  let pad = size;
+  for (let i = 0; i < 4 && pretokenise(code(pad)).length !== size; i++) pad += size - pretokenise(code(pad)).length;
+  expect(pretokenise(code(pad)).length).toBe(size);
+  return code(pad);
 }
 
 function saveUntilCut(board: VirtualBoard, nth: number, cutAt: number, fraction: number): CompactionCut | null {
@@ -160,7 +171,7 @@ function cutAtEveryStepAndBoot(make: () => VirtualBoard, firmware: string): void
         expect(cut, at).not.toBeNull();
         expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
         expect(cut!.lost, at).not.toContain(BOOT_FILE);
-        expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+        expect(board.storage.read(BOOT_FILE), at).toEqual(pretokenise(firmware));
         board.powerOn();
         board.advance(300);
         expect(firmwareFailures(board), `${at}: the unit boots`).toEqual([]);
@@ -215,7 +226,7 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
     const firmware = firmwareBundle();
     const layout = flashedByTool(firmware).storage.layout();
     expect(layout[0]).toMatchObject({ name: BOOT_FILE, addr: 0 });
-    expect(afterBoot(flashedByTool(firmware), firmware.length) % PAGE, "the tables after the pad start a flash page").toBe(0);
+    expect(afterBoot(flashedByTool(firmware), pretokenise(firmware).length) % PAGE, "the tables after the pad start a flash page").toBe(0);
     // The simulator's own flash (a VirtualBoard built with the firmware) writes the same Storage.
     expect(new VirtualBoard({ firmware, seed: 9 }).storage.layout()).toEqual(layout);
     cutAtEveryStepAndBoot(() => flashedByTool(firmware), firmware);
@@ -226,7 +237,7 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
     const kept = matchInProgress(firmware);
     const make = () => reflashedByTool(firmware, kept);
     const probe = make();
-    const boot = bootLayout(firmware.length, TABLES, PAGE);
+    const boot = bootLayout(pretokenise(firmware).length, TABLES, PAGE);
     expect(probe.storage.list()).toEqual([
       BOOT_FILE,
       ...boot.inPage.map((t) => t.name),
@@ -234,8 +245,8 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
       ...boot.rest.map((t) => t.name),
       ...SAVE_SLOT_NAMES,
     ]);
-    if (bootPad(BOARDS.pico, firmware.length, TABLES) !== null)
-      expect(afterBoot(probe, firmware.length) % PAGE, "the tables after the pad start a flash page").toBe(0);
+    if (bootPad(BOARDS.pico, pretokenise(firmware).length, TABLES) !== null)
+      expect(afterBoot(probe, pretokenise(firmware).length) % PAGE, "the tables after the pad start a flash page").toBe(0);
     // The unit takes the carried match up again (no copy passed over).
     probe.powerOn();
     probe.advance(300);
@@ -262,7 +273,7 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
             expect(cut, at).not.toBeNull();
             expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
             expect(cut!.lost, at).not.toContain(BOOT_FILE);
-            expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+            expect(board.storage.read(BOOT_FILE), at).toEqual(pretokenise(firmware));
             board.powerOn();
             board.advance(200);
             expect(board.errors, at).toEqual([]);
@@ -298,7 +309,7 @@ describe("probe 9: a power cut during compaction never loses .bootcde", () => {
             expect(cut, at).not.toBeNull();
             expect(cut!.reset, `${at}: Storage corrupt, erased whole`).toBe(false);
             expect(cut!.lost, at).not.toContain(BOOT_FILE);
-            expect(board.storage.readString(BOOT_FILE), at).toBe(firmware);
+            expect(board.storage.read(BOOT_FILE), at).toEqual(pretokenise(firmware));
             // The tables in .bootcde's last page are as safe as it is.
             for (const t of boot.inPage) expect(cut!.lost, at).not.toContain(t.name);
             if (cut!.lost.some((n) => n.startsWith("bb.t."))) tablesLost++;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import ts from "typescript";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
-import { buildFirmware, BuildError, ROOT } from "../../firmware/tools/build.ts";
+import { buildFirmware, BuildError, imagePath, ROOT, sizeRefusal, STORED_BOUND_BYTES } from "../../firmware/tools/build.ts";
+import { pretokenise } from "../../firmware/tools/pretokenise.ts";
 import { keptPropertyNames, manglePattern, pinnedNames } from "../../firmware/tools/mangle.ts";
 import { SAVE_KEYS } from "../../firmware/save-format.ts";
 
@@ -41,13 +42,26 @@ describe("the firmware toolchain", () => {
     await expect(build).rejects.toThrow(/fixture\.js:\d+:\d+: .*Map/);
   });
 
-  it("npm run build prints the bundle size against the 32 KB bound", () => {
+  it("npm run build prints the bundle size against the 32 KB bound, and the stored image's against 30,500 bytes", () => {
     const out = join(mkdtempSync(join(tmpdir(), "bb-build-")), "firmware.js");
     const stdout = execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "firmware/tools/build.ts"), "--out", out], {
       cwd: ROOT,
       encoding: "utf8",
     });
     expect(stdout).toMatch(/firmware\.js: \d+ bytes \(\d+\.\d% of the 32768-byte bound\)/);
+    expect(stdout).toMatch(/firmware\.tok: \d+ bytes \(\d+\.\d% of the 30500-byte bound\), as stored in the unit's Storage/);
+    // the image beside the bundle: the bundle pretokenised, within its bound
+    const image = new Uint8Array(readFileSync(imagePath(out)));
+    expect(image).toEqual(pretokenise(readFileSync(out, "latin1")));
+    expect(image.length).toBeLessThanOrEqual(STORED_BOUND_BYTES);
+  });
+
+  it("refuses sizes over the bounds: the bundle over 32 KB, the stored image over 30,500 bytes", () => {
+    expect(sizeRefusal({ bytes: 32_000, imageBytes: 28_000 })).toBeNull();
+    expect(sizeRefusal({ bytes: 32_769, imageBytes: 28_000 })).toBe("the bundle is over the 32768-byte bound");
+    expect(sizeRefusal({ bytes: 32_000, imageBytes: 30_501 })).toBe(
+      "the firmware as stored (the pretokenised image, 30501 bytes) is over the 30500-byte bound",
+    );
   });
 
   it("the bundle calls Espruino's require directly: no dynamic-require shim, no Proxy, one function scope", async () => {
@@ -59,11 +73,13 @@ describe("the firmware toolchain", () => {
     expect(code.startsWith("(()=>{")).toBe(true);
   });
 
-  it("builds are deterministic and write nothing but the bundle: no mangle cache to track", async () => {
+  it("builds are deterministic and write nothing but the bundle and its image: no mangle cache to track", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bb-twice-"));
     const a = await buildFirmware({ out: join(dir, "a.js") });
     const b = await buildFirmware({ out: join(dir, "b.js") });
     expect(b.code).toBe(a.code);
+    expect(b.image).toEqual(a.image);
+    expect(readdirSync(dir).sort()).toEqual(["a.js", "a.tok", "b.js", "b.tok"]);
     expect(existsSync(join(ROOT, "firmware/tools/mangle-cache.json"))).toBe(false);
   });
 

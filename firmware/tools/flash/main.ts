@@ -7,11 +7,13 @@ import { parseArgs } from "node:util";
 import { BOARDS, PAD_FILE } from "../../../hardware/boards.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../../hardware/profile.ts";
 import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware } from "../build.ts";
+import { pretokenise } from "../pretokenise.ts";
 import { SOLVER_TABLE_NAMES, solverTablesFor, STATE_RESERVE_BYTES } from "../tables.ts";
 import { isKept, SAVE_SLOT_NAMES, type DroppedSlot, type KeptSlot } from "../save-upgrade.ts";
 import {
   HARDWARE_DIR,
   DEFAULT_OUT_DIR,
+  IMAGE_FILE,
   CLI_SHORT_UPLOAD_BYTES,
   BOOT_FILE,
   LINUX_BOARD,
@@ -39,7 +41,7 @@ import {
 import { boardReport, checkVersion, verifyFiles, storageLayout } from "./verify.ts";
 import { backupSlots, erasedNote, keptNote, readSlots, rescueAfter, rescueSlots, slotFiles, slotsFromDisk } from "./saves.ts";
 
-/** Builds (or takes) the bundle, checks it fits, and uploads it as .bootcde, or writes the upload to a file. */
+/** Builds (or takes) the bundle, checks that its pretokenised image fits, and uploads that as .bootcde, or writes the upload to a file. */
 export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   const out = opts.out ?? ((t: string) => process.stdout.write(t));
   const err = opts.err ?? ((t: string) => process.stderr.write(t));
@@ -55,24 +57,37 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   // Something must be listening there before the build is worth its time.
   if (port) await (await openConsole(port, opts.baud ?? board.consoleBaud)).close();
 
+  // The bundle (JavaScript) and the image stored from it (pretokenised: pretokenise.ts), written beside the upload.
   let bundle: string;
-  let bytes: number;
+  let bundleBytes: number;
+  let firmware: Uint8Array;
   if (opts.bundle) {
     bundle = resolve(opts.bundle);
     if (!existsSync(bundle)) throw new FlashError(`no bundle at ${bundle}`, 2);
-    bytes = statSync(bundle).size;
+    const code = readFileSync(bundle, "latin1");
+    bundleBytes = code.length;
+    try {
+      firmware = pretokenise(code);
+    } catch (e) {
+      throw new FlashError(`${bundle} cannot be pretokenised: ${(e as Error).message}`, 1);
+    }
   } else {
     const built = await buildFirmware({ profile: opts.profile ?? DEFAULT_PROFILE, out: join(outDir, "firmware.js") });
     bundle = built.out;
-    bytes = built.bytes;
+    bundleBytes = built.bytes;
+    firmware = built.image;
   }
+  const bytes = firmware.length;
+  mkdirSync(outDir, { recursive: true });
+  const image = join(outDir, IMAGE_FILE);
+  writeFileSync(image, firmware);
   const show = (p: string) => relative(process.cwd(), p) || p;
   const tables = opts.noTables ? [] : solverTablesFor(profile.pegs);
   const budget = storageBudget(board);
   if (bytes > budget)
     throw new FlashError(
       [
-        `${show(bundle)} is ${bytes} bytes, over the Storage budget of ${budget} bytes for the ${board.name}`,
+        `${show(bundle)} is ${bytes} bytes as stored (pretokenised), over the Storage budget of ${budget} bytes for the ${board.name}`,
         `  (the ${BUNDLE_BOUND_BYTES}-byte bound of docs/design.md 5, and ${board.storageBytes} bytes of Storage less ${STATE_RESERVE_BYTES} kept for saved state)`,
         "  make the firmware smaller, or check that the bundle was minified (npm run build)",
       ].join("\n"),
@@ -86,9 +101,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
 
   const cli = opts.cli ?? espruinoCli();
   const common = ["--board", boardFile, ...CLI_CONFIG];
-  mkdirSync(outDir, { recursive: true });
   const script = join(outDir, SCRIPT_FILE);
-  const firmware = new Uint8Array(readFileSync(bundle));
   // The files in Storage order: .bootcde, the tables in its page and the pad (into empty Storage), the tables, then the saves carried across.
   const uploadFiles = (empty: boolean, kept: KeptSlot[] = []): UploadFile[] => {
     const files = [...flashFiles(firmware, tables, board, empty), ...slotFiles(kept)];
@@ -135,14 +148,14 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     );
     if (run.failures.length) err(`flash failed: ${run.failures.join("; ")}\n`);
     const code = run.failures.length ? 1 : run.code;
-    if (code !== 0) return { exitCode: code, bundle, bundleBytes: bytes, tables };
+    if (code !== 0) return { exitCode: code, bundle, bundleBytes, image, imageBytes: bytes, tables };
     if (!existsSync(upload)) throw new FlashError(`the espruino CLI exited without writing ${show(upload)}`, 1);
     const uploadBytes = statSync(upload).size;
     const chunks = readFileSync(upload, "latin1").split(`require("Storage").write(${JSON.stringify(BOOT_FILE)},`).length - 1;
     out(
-      `dry run: ${show(upload)}: ${uploadBytes} bytes, what would be sent to write ${show(bundle)} (${bytes} bytes) to empty Storage as ${BOOT_FILE} in ${chunks} chunks${describe(files)}; ${used} of ${board.storageBytes} bytes of Storage used; nothing was sent\n`,
+      `dry run: ${show(upload)}: ${uploadBytes} bytes, what would be sent to write ${show(image)} (${bytes} bytes: ${show(bundle)}, ${bundleBytes} bytes, pretokenised) to empty Storage as ${BOOT_FILE} in ${chunks} chunks${describe(files)}; ${used} of ${board.storageBytes} bytes of Storage used; nothing was sent\n`,
     );
-    return { exitCode: 0, bundle, bundleBytes: bytes, tables, upload, uploadBytes, padBytes: padOf(files) };
+    return { exitCode: 0, bundle, bundleBytes, image, imageBytes: bytes, tables, upload, uploadBytes, padBytes: padOf(files) };
   }
   const baud = opts.baud ?? board.consoleBaud;
 
@@ -242,7 +255,9 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
 
   const args = ["--no-ble", "-p", port!, ...common, ...(baud ? ["-b", String(baud)] : [])];
   args.push(script);
-  out(`flashing ${show(bundle)} (${bytes} bytes, profile ${profile.id}) to ${port} as ${BOOT_FILE}${describe(files)}\n`);
+  out(
+    `flashing ${show(image)} (${bytes} bytes: ${show(bundle)}, ${bundleBytes} bytes, pretokenised; profile ${profile.id}) to ${port} as ${BOOT_FILE}${describe(files)}\n`,
+  );
   let run: { code: number; failures: string[] };
   try {
     run = await runCli(cli, args, opts.timeoutS ?? defaultTimeoutS(sum(files)), bytes, out, err);
@@ -299,7 +314,9 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
   if (backup && opts.erase && !opts.restoreSaves) out(`--erase erased the saved game from the board; its copy is in ${show(backup)}\n`);
   const result = {
     bundle,
-    bundleBytes: bytes,
+    bundleBytes,
+    image,
+    imageBytes: bytes,
     tables,
     board: report,
     verified,
@@ -334,8 +351,8 @@ const HELP = [
   "                     <out-dir>/saves-TIME before erasing anything) with the firmware, instead of the board's",
   "  --dry-run          no board: write what would be sent to empty Storage to <out-dir>/upload.js",
   "  --no-tables        leave the solver's tables out (the unit then searches on its own)",
-  "  --out-dir DIR      where firmware.js and the upload go (default dist/)",
-  "  --bundle FILE      flash this bundle instead of building one",
+  "  --out-dir DIR      where firmware.js, its pretokenised image firmware.tok and the upload go (default dist/)",
+  "  --bundle FILE      flash this bundle (JavaScript, pretokenised as it is stored) instead of building one",
   "  --timeout SECONDS  how long the espruino CLI may take",
   "  --baud N           the serial console's baud rate (an ESP32's is set from hardware/boards.ts)",
 ].join("\n");

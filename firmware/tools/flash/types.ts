@@ -15,6 +15,9 @@ export const CLI_SHORT_UPLOAD_BYTES = 512;
 
 export const BOOT_FILE = ".bootcde";
 
+/** The image the flash stores as .bootcde (the bundle pretokenised), written into the output directory. */
+export const IMAGE_FILE = "firmware.tok";
+
 /** The oldest Espruino the firmware is known to run on: everything in docs/espruino.md was checked on 2v29. */
 export const MIN_ESPRUINO = { major: 2, minor: 29 };
 
@@ -35,9 +38,9 @@ export interface FlashOptions {
   port?: string;
   profile?: string;
   dryRun?: boolean;
-  /** Where firmware.js and upload.js go (default dist/). */
+  /** Where firmware.js, firmware.tok and upload.js go (default dist/). */
   outDir?: string;
-  /** Flash this file instead of building one. */
+  /** Flash this bundle (JavaScript; it is pretokenised) instead of building one. */
   bundle?: string;
   /** Seconds before the CLI is stopped (default: from the upload size). */
   timeoutS?: number;
@@ -60,8 +63,12 @@ export interface FlashOptions {
 
 export interface FlashResult {
   exitCode: number;
+  /** The bundle (JavaScript) and its size. */
   bundle: string;
   bundleBytes: number;
+  /** The image stored as .bootcde (the bundle pretokenised, written to the output directory) and its size. */
+  image: string;
+  imageBytes: number;
   /** The solver tables written (or that would be). */
   tables?: SolverTable[];
   /** The dry run's output file and its size. */

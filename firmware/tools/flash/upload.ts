@@ -159,7 +159,7 @@ function textLiteral(bytes: Uint8Array): string | null {
  * What the CLI sends to write `files` into Storage in the order given, then load() (unless `start` is false: the tool
  * then starts the firmware itself once it has read back what was written): each file in 1 KB
  * `require("Storage").write(name, data, offset[, size])` calls, as the CLI writes .bootcde, the first one sizing the
- * file. Text goes as a string literal; anything else (the tables) as base64 decoded on the board (atob), as the CLI's
+ * file. Text goes as a string literal; anything else (the tables, the pretokenised firmware) as base64 decoded on the board (atob), as the CLI's
  * --storage does; the pad as zero-filled arrays made on the board. Every line is printable 7-bit ASCII, so nothing
  * depends on how the link treats bytes >= 0x80 (docs/espruino.md 4.3).
  */
