@@ -80,9 +80,6 @@ const DEFAULTS = {} as Record<string, unknown>;
 // not be), and gives its default.
 for (const name in SETTINGS) DEFAULTS[name] = SETTINGS[(SETTINGS[name as SettingName].name = name as SettingName)].default;
 
-/** Every setting's name, in the order of SETTINGS (views and tools). */
-export const SETTING_NAMES = /* @__PURE__ */ Object.keys(SETTINGS) as SettingName[];
-
 /** The settings at their defaults. */
 export function defaultSettings(): Settings {
   return Object.assign({}, DEFAULTS) as unknown as Settings;
