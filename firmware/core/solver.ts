@@ -585,30 +585,21 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       // (Hints: the example is ready once one code fits; ponder() goes on counting.)
       if (toGuess && (guess >= 0 || (hinting && found()))) return true;
       if (budget <= 0 || (stop && stop())) return false;
-      if (job === JOB_ADVANCE) advance();
-      else {
-        // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
-        // state machine, so this does exactly what one call with the whole budget would.
-        // (The evaluations are the budget used; a piece of work with none, picking a split's class (16 candidates, about as
-        // long as 2 evaluations), takes a part of the slice all the same.)
-        let n = budget < ASK_EVERY ? budget : ASK_EVERY;
-        n -= job === JOB_ENUMERATE ? enumerate(n) : pass(n);
-        budget -= n || 2;
-        evals += n;
-        if (early && count > 2) earlyGuess();
-        else if (
-          moveFrom >= 0 &&
-          guess < 0 &&
-          count &&
-          job === JOB_ENUMERATE &&
-          (evals - moveFrom) * (2 * enumRows + 3) > 2 * MOVE_BUDGET
-        ) {
-          // The move's time is up: a code found that fits every row. (The enumeration goes on while the player answers, as
-          // after an early guess; where the table's guess was another, the table ends at the answer.)
-          guess = list[0];
-          moveFrom = -2;
-          early = false;
-        }
+      // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
+      // state machine, so this does exactly what one call with the whole budget would.
+      // (The evaluations are the budget used; a piece of work with none takes a part of the slice all the same: picking a
+      // split's class (16 candidates) 2, a row applied or the table's walk (up to 8 million instructions at a book node) 4.)
+      let n = budget < ASK_EVERY ? budget : ASK_EVERY;
+      n -= job === JOB_ADVANCE ? (advance(), (budget -= 2), n) : job === JOB_ENUMERATE ? enumerate(n) : pass(n);
+      budget -= n || 2;
+      evals += n;
+      if (early && count > 2) earlyGuess();
+      else if (moveFrom >= 0 && guess < 0 && count && job === JOB_ENUMERATE && (evals - moveFrom) * (2 * enumRows + 3) > 2 * MOVE_BUDGET) {
+        // The move's time is up: a code found that fits every row. (The enumeration goes on while the player answers, as
+        // after an early guess; where the table's guess was another, the table ends at the answer.)
+        guess = list[0];
+        moveFrom = -2;
+        early = false;
       }
     }
   }
