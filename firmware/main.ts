@@ -117,7 +117,7 @@ function start(): void {
     firstAsk = true;
     // The frame changes only when the work is done (the thinking light steps on the render slot, by time):
     // then it is drawn, the tune played and the state saved, each in a task after this one.
-    if (app.think(nowMs())) {
+    if (app.worker.think(nowMs())) {
       sched.at(SLOT_RENDER, nowMs(), function () {
         show();
         playTune();
@@ -129,7 +129,7 @@ function start(): void {
 
   /** The next slice of background work: at once after a key's task (a task of its own), or `gap` ms after a slice. */
   function thinkLater(gap: number): void {
-    if (app.working()) sched.at(SLOT_THINK, nowMs() + gap, think);
+    if (app.worker.working()) sched.at(SLOT_THINK, nowMs() + gap, think);
   }
 
   /** A key's event, at the time of the scan that took it (its frame is drawn for that time, as are blinks). */

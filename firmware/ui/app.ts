@@ -21,6 +21,9 @@ import { SAVE_VERSION } from "../save-format";
 
 export type { SavedState } from "./game";
 
+/** A game screen with background work. */
+export type Worker = GameScreen & Required<Pick<GameScreen, "think" | "working">>;
+
 /** How long a refused action flashes the pegs at fault. */
 export const FLASH_MS = 1200;
 
@@ -29,6 +32,11 @@ export class App implements Host {
   readonly menu: MenuScreen;
   /** Each game's screen, in the order of the list of games. */
   readonly games: GameScreen[];
+  /**
+   * The game with background work between key presses (GameScreen.think: the codebreaker's moves and hints), the
+   * first of the list that has it (one is all the unit runs); the device layer runs its slices.
+   */
+  readonly worker: Worker;
   /** Set by the device layer for the games' background work (Host). */
   sliceOver?: () => boolean;
   readTable?: (name: string) => Uint8Array | string | undefined;
@@ -68,7 +76,8 @@ export class App implements Host {
   ) {
     const kinds = this.kinds;
     this.menu = new MenuScreen(this, kinds);
-    this.games = kinds.map((kind) => kind.screen(this, rand));
+    const games = (this.games = kinds.map((kind) => kind.screen(this, rand)));
+    this.worker = games.find((game) => game.think) as Worker;
     this.selfTest = new SelfTestScreen(this);
     this.screen = this.menu;
   }
@@ -85,7 +94,8 @@ export class App implements Host {
     if (data === undefined) return ""; // nothing saved yet
     const set = s && s.settings;
     const kinds = this.kinds;
-    let problem = !s || typeof s !== "object" ? "not an object" : s.v !== SAVE_VERSION ? "bad version" : settingsProblem(set);
+    // (Data that is not an object has no version either.)
+    let problem = (s || ({} as SavedState)).v !== SAVE_VERSION ? "not a save of version " + SAVE_VERSION : settingsProblem(set);
     // Every game's state saved.
     for (let i = 0; i < kinds.length && !problem; i++) {
       const state = kinds[i].stateIn(s);
@@ -109,17 +119,6 @@ export class App implements Host {
     const s = { v: SAVE_VERSION, screen: this.screen.name, settings: this.settings } as SavedState;
     for (let i = 0; i < this.kinds.length; i++) this.kinds[i].putState(s, this.games[i].saved());
     return s;
-  }
-
-  /** Idle time: one more slice of every game's background work (GameScreen.think); true when one finished (render, play the tune, save). */
-  think(now: number): boolean {
-    // (Every game's slice is run: filter, not some.)
-    return this.games.filter((game) => game.think && game.think(now)).length > 0;
-  }
-
-  /** Does a game have background work waiting for think()? */
-  working(): boolean {
-    return this.games.some((game) => game.working && game.working());
   }
 
   /** The tune the device should play now, if any (taken once). */

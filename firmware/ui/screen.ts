@@ -43,7 +43,8 @@ export interface GameScreen extends Screen {
   unfinished(): boolean;
   /**
    * Work the screen does in the background, between key presses, in slices (the unit's moves, hints): one more
-   * slice (ui/app.ts App.think); true when it finished, and the unit then shows it. None when absent.
+   * slice; true when it finished, and the unit then shows it. None when absent. The device layer runs the first
+   * game of the list that has it (ui/app.ts App.worker: the codebreaker games).
    */
   think?(now: number): boolean;
   /** Has it background work waiting for think()? */

@@ -75,17 +75,14 @@ export const SETTINGS: { [K in SettingName]: Setting } = {
   flipGrid: { options: FLIP_GRID_MENU, default: 6 } as Setting,
   unitFlips: { options: OFF_ON, default: false } as Setting,
 };
-// Each entry learns its name from its key: the bundle's property names are mangled, a name written as a string would not be.
-for (const name in SETTINGS) SETTINGS[name as SettingName].name = name as SettingName;
-
-/** Every setting's name, in the order of SETTINGS (views and tools). */
-export const SETTING_NAMES = /* @__PURE__ */ Object.keys(SETTINGS) as SettingName[];
+const DEFAULTS = {} as Record<string, unknown>;
+// Each entry learns its name from its key (the bundle's property names are mangled, a name written as a string would
+// not be), and gives its default.
+for (const name in SETTINGS) DEFAULTS[name] = SETTINGS[(SETTINGS[name as SettingName].name = name as SettingName)].default;
 
 /** The settings at their defaults. */
 export function defaultSettings(): Settings {
-  const s = {} as Record<string, unknown>;
-  for (const name in SETTINGS) s[name] = SETTINGS[name as SettingName].default;
-  return s as unknown as Settings;
+  return Object.assign({}, DEFAULTS) as unknown as Settings;
 }
 
 /** Why saved settings cannot be used ("bad setting" and its key in the save), or null when every one holds one of its options. */
@@ -93,7 +90,7 @@ export function settingsProblem(set: Settings): string | null {
   for (const name in SETTINGS) {
     const options = SETTINGS[name as SettingName].options;
     // (A save without settings, or with settings of another shape, lacks them all.)
-    if (options && options.indexOf(Object(set)[name]) < 0) return "bad setting " + name;
+    if (options && options.indexOf((set || 0)[name as SettingName]) < 0) return "bad setting " + name;
   }
   return null;
 }

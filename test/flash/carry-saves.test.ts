@@ -14,7 +14,7 @@ import { BOARDS, PAD_FILE } from "../../hardware/boards.ts";
 import { VirtualBoard } from "../../sim/board/board.ts";
 import { VirtualStorage } from "../../sim/board/storage.ts";
 import { replayUpload } from "./replay.ts";
-import { OLD_SAVE, playedMatch, UNIT_MAKES } from "./saves.ts";
+import { LISTED_SETTINGS, listedSettingsSave, OLD_SAVE, playedMatch, UNIT_MAKES } from "./saves.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 import { decodeSlot, expandKeys, type Slot } from "../../firmware/save-format.ts";
 import { keepSlot, upgradeSlot, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
@@ -242,15 +242,8 @@ describe("the simulator's flash carries the saved game as npm run flash does", (
   });
 
   it("brings format 2's settings as a list (as the firmwares before the named settings wrote them, under the same BB2 header) up to date, and the unit resumes the game", () => {
-    // OLD_SAVE in format 2 with its settings as a list, in the order those firmwares held them.
-    const json = OLD_SAVE.slice(OLD_SAVE.indexOf("{"))
-      .replace('"v":1', '"v":2')
-      .replace('"Kt":"guess"', '"Kt":1')
-      .replace(/"p":\{[^}]*\}/, '"p":["brainiac",false,"referee",4,1,true,5,true,"flip",3,6,false]');
-    const listed = `BB2|5|${saveCrc(json)}|${json}`;
-    expect((decodeSlot(listed, saveCrc) as Slot).data).toMatchObject({
-      p: ["brainiac", false, "referee", 4, 1, true, 5, true, "flip", 3, 6, false],
-    });
+    const listed = listedSettingsSave();
+    expect((decodeSlot(listed, saveCrc) as Slot).data).toMatchObject({ p: LISTED_SETTINGS });
     const kept = keepSlot("bb.s1", listed, saveCrc) as KeptSlot;
     expect(kept).toMatchObject({ seq: 5, format: 2, upgraded: true, locksConsole: true });
     expect(kept.text).toBe(upgradeSim(OLD_SAVE)); // the same as format 1 brought up: the settings by name

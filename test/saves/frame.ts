@@ -27,7 +27,7 @@ export function restoredApp(p: Profile, state: SavedState | null, now = 0): { ap
   const tables = solverTablesFor(p.pegs);
   app.readTable = (name) => tables.find((t) => t.name === name)?.bytes;
   const refused = state ? app.restore(structuredClone(state), now) : "";
-  while (app.working()) app.think(now);
+  while (app.worker.working()) app.worker.think(now);
   return { app, refused };
 }
 

@@ -14,6 +14,7 @@ import type { SavedState } from "../../firmware/ui/app.ts";
 import { firmwareFailures } from "./invariants.ts";
 import { newestCopy } from "../../sim/board/saves.ts";
 import { gridKey } from "./player.ts";
+import { listedSettingsSave } from "../flash/saves.ts";
 import { G_SOUND } from "../../firmware/ui/menu.ts";
 
 /** Written by the firmware of commit 4a92e49: Brainiac, referee, secret 5 4 3 2 and one row (red green blue yellow: 0 exact, 2 near). */
@@ -92,11 +93,7 @@ describe("the save format", () => {
   });
 
   it("format 2 with its settings as a list: the unit says which setting it cannot read and starts afresh; brought up to date, it resumes the game", () => {
-    const json = OLD_SAVE.slice(OLD_SAVE.indexOf("{"))
-      .replace('"v":1', '"v":2')
-      .replace('"Kt":"guess"', '"Kt":1')
-      .replace(/"p":\{[^}]*\}/, '"p":["brainiac",false,"referee",4,1,true,5,true,"flip",3,6,false]');
-    const listed = `BB2|5|${saveCrc(json)}|${json}`;
+    const listed = listedSettingsSave();
     const refused = new VirtualBoard({ firmware: firmwareBundle() });
     refused.storage.write("bb.s1", listed);
     refused.powerOn();
