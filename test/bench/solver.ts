@@ -57,7 +57,7 @@ export function benchVariant(v: Variant): BenchRow {
   const s = playAll(v.rules, table, { secrets, slice: SLICE });
   const average = s.guesses / s.games;
   const meanEvals = s.evals / s.moves;
-  const plainEntropyOnly = v.key === "travel+";
+  const plainEntropyOnly = v.key === "travel+" || v.key === "race+";
   return {
     key: v.key,
     name: v.name,
