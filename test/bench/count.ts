@@ -9,7 +9,7 @@
  * times faster under valgrind; the Pico conversion comes from the same build's Leibniz count, so it cancels out.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
@@ -48,6 +48,18 @@ const REPEATS: Record<string, number> = {
   "pixels.show (changed)": 40,
   "pixels.show (same)": 40,
   "key's frame (ui, render, show)": 40,
+  "OK game start vs unit (ui, render, show)": 10,
+  "game start: the unit's secret (slice, render, show)": 10,
+  "game start: the unit's solver made (slice)": 10,
+  "OK guess row 1 vs unit (ui, render, show)": 10,
+  "OK guess row 6 vs unit (ui, render, show)": 10,
+  "OK answer row 1 (ui, render, show)": 10,
+  "OK's save (guess row 6 vs unit)": 10,
+  "OK answer row 1 (ui only)": 10,
+  "OK guess row 6 vs unit (ui only)": 10,
+  "game start: the unit's secret (slice only)": 10,
+  "OK answer row 1 to the unit's guess (whole)": 10,
+  "OK's save JSON only (guess row 6 vs unit)": 10,
   "hint race+ after row 1 (example)": 10,
   "hint race+ after row 2 (example)": 2,
 };
@@ -197,9 +209,12 @@ export async function countPieces(
     const prelude = benchPrelude();
     const game = JSON.stringify(raceGame());
     const tableText = JSON.stringify(Buffer.from(table).toString("base64"));
+    const brainiac = rulesFor("brainiac", false);
+    const brainiacTable = solverTablesFor(5).find((t) => t.name === solverTableName(brainiac))!.bytes;
+    const brainiacText = JSON.stringify(Buffer.from(brainiacTable).toString("base64"));
     // The clock is fixed (the pieces move it); the name and n are padded so that both runs' files have the same length.
     const head = (name: string, n: number, work: number) =>
-      `var COUNT=[${JSON.stringify(name.padEnd(40))}.trim(),${String(n).padStart(6)},${work},${game},atob(${tableText})];` +
+      `var COUNT=[${JSON.stringify(name.padEnd(40))}.trim(),${String(n).padStart(6)},${work},${game},atob(${tableText}),atob(${brainiacText})];` +
       `global.__clock=1;global.getTime=function(){return global.__clock;};\n`;
     const body = prelude + bundle.code;
     const names = (await pieceNames(dir, head, body)).filter((n) => !opts.only?.length || opts.only.some((o) => n.includes(o)));
@@ -218,9 +233,11 @@ export async function countPieces(
         const n = REPEATS[name] ?? DEFAULT_REPEATS;
         const runs: number[] = [];
         for (const work of [0, 1]) {
-          const file = `piece-${k}-${work}.js`;
-          writeFileSync(join(dir, file), head(name, n, work) + body);
-          runs.push(await callgrind(dir, file, "COUNT DONE"));
+          // Each run in a directory of its own: its Storage (the file espruino.flash there) starts empty.
+          const runDir = join(dir, `piece-${k}-${work}`);
+          mkdirSync(runDir);
+          writeFileSync(join(runDir, "piece.js"), head(name, n, work) + body);
+          runs.push(await callgrind(runDir, "piece.js", "COUNT DONE"));
         }
         const instructions = Math.round((runs[1] - runs[0]) / n);
         const p = { name, instructions, picoMs: Math.round(instructions * perPicoMs * 100) / 100 };

@@ -9,17 +9,18 @@
  *
  * COUNT (set by the runner before the bundle, an array so that the minifier leaves it alone): the piece's name, n,
  * whether to do the work (1) or only prepare (0), the race advanced game's rows ([[...guess, exact, near], ...]) and
- * its solver table (a string, as Storage.read gives it).
+ * its solver table (a string, as Storage.read gives it), and Brainiac's solver table (the OK pieces' matches).
  */
 import profile from "brainboard:profile";
 import { render } from "../../../firmware/ui/render";
 import { SOLVER_SLICE } from "../../../firmware/ui/codebreaker";
-import { createHintState, createSolver, type SolverState } from "../../../firmware/core/solver";
+import { createHintState, createSolver, solverTableName, type SolverState } from "../../../firmware/core/solver";
 import { rulesFor } from "../../../firmware/core/presets";
 import type { Row } from "../../../firmware/core/types";
+import { OK_PIECES, type Piece } from "./ok-pieces";
 import { app, holdKey, keysTaken, brainiacInPlay, clock, frame, pixels, playWithLeds, scanner, SETTLED } from "./fixtures";
 
-declare const COUNT: [string, number, number, number[][], string];
+declare const COUNT: [string, number, number, number[][], string, string];
 declare function quit(): void;
 declare function clearTimeout(): void;
 declare function clearInterval(): void;
@@ -48,13 +49,6 @@ function breakerAfter(count: number): SolverState {
     s.ponder(Infinity);
   }
   return s;
-}
-
-/** A piece: set up once, then per repetition `prepare` (both runs) and `work` (the measured run only). */
-interface Piece {
-  setup?: () => void;
-  prepare?: (i: number) => void;
-  work: (i: number) => void;
 }
 
 let scan: () => void = function () {};
@@ -179,6 +173,11 @@ const PIECES: Record<string, Piece> = {
   },
 };
 
+for (const name in OK_PIECES) PIECES[name] = OK_PIECES[name];
+// The unit's table for Brainiac, as Storage would give it.
+app.readTable = function (name: string): string | undefined {
+  return name === solverTableName(rulesFor("brainiac", false)) ? COUNT[5] : undefined;
+};
 const piece = PIECES[COUNT[0]];
 if (COUNT[0] === "list") {
   // (Not Object.keys: the bundle's property mangling renames `keys`.)

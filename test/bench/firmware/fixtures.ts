@@ -24,6 +24,10 @@ declare const global: {
 
 /** A fixed sequence for the app's randomness (a Park-Miller generator): the counted runs must repeat. */
 let seed = 12345;
+/** Starts the sequence again (a piece whose work draws from it leaves the next repetition's setup as it found it). */
+export function reseed(): void {
+  seed = 12345;
+}
 function random(): number {
   seed = (seed * 16807) % 2147483647;
   return seed / 2147483647;
