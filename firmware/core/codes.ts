@@ -44,23 +44,29 @@ export function forEachCode(rules: Rules, forSecret: boolean, fn: (code: Code) =
  */
 export function codeAt(rules: Rules, forSecret: boolean, index: number): Code {
   const colours = rules.colours;
-  const symbols = colours + (rules.blanks ? 1 : 0);
   const repeats = forSecret ? rules.secretRepeats : rules.guessRepeats;
   const code: Code = [];
   let usedColours = 0;
   for (let hole = 0; hole < rules.pegs; hole++) {
     const left = rules.pegs - hole - 1;
-    for (let symbol = 0; symbol < symbols; symbol++) {
-      const newColour = symbol < colours && code.indexOf(symbol) < 0;
-      if (!repeats && symbol < colours && !newColour) continue;
-      const count = countCompletions(rules, forSecret, left, usedColours + (newColour ? 1 : 0));
-      if (index < count) {
-        code.push(symbol);
-        if (newColour) usedColours++;
-        break;
-      }
-      index -= count;
+    // Every colour that may come next (with repeats, any; else one not in the code yet) leaves as many completions as
+    // the others, so the colour is found by a division rather than by counting each in turn (on the interpreter each
+    // count is a call: a few ms on a Pico). The blank comes after the colours.
+    const free = repeats ? colours : colours - usedColours;
+    const each = countCompletions(rules, forSecret, left, repeats ? 0 : usedColours + 1);
+    let k = Math.floor(index / each);
+    if (k < free) {
+      index -= k * each;
+      let symbol = 0;
+      // The k-th colour that may come next.
+      for (; k > 0 || (!repeats && code.indexOf(symbol) >= 0); symbol++) if (repeats || code.indexOf(symbol) < 0) k--;
+      code.push(symbol);
+      usedColours++;
+      continue;
     }
+    index -= free * each;
+    if (!rules.blanks || index >= countCompletions(rules, forSecret, left, usedColours)) return code;
+    code.push(colours);
   }
   return code;
 }

@@ -11,6 +11,19 @@ export function checkCode(rules: Rules, code: Code, forSecret: boolean): Invalid
   const repeats = forSecret ? rules.secretRepeats : rules.guessRepeats;
   const pegs = rules.pegs;
   const colours = rules.colours;
+  // A valid code (what a player almost always keys) in one pass with no arrays: the holes at fault are found for a refusal.
+  if (code.length === pegs) {
+    let seen = 0;
+    let i = 0;
+    for (; i < pegs; i++) {
+      const symbol = code[i];
+      if (symbol === colours && rules.blanks) continue;
+      // (A whole number in range: `| 0` keeps neither a fraction, a string nor NaN as it was.)
+      if (!(symbol >= 0 && symbol < colours && (symbol | 0) === symbol) || (!repeats && seen & (1 << symbol))) break;
+      seen |= 1 << symbol;
+    }
+    if (i === pegs) return null;
+  }
   // The holes at fault, per reason of CODE_REASONS; each hole counts for the first reason that applies.
   const faults: number[][] = [[], [], [], []];
   for (let i = 0; i < pegs || i < code.length; i++) {
