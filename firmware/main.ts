@@ -9,7 +9,6 @@ import { App } from "./ui/app";
 import { render } from "./ui/render";
 import { PALETTE_RGB, WHITE } from "./ui/palette";
 import { G_OK } from "./ui/layout";
-import { S_BRIGHTNESS, S_SLEEP, S_SOUND } from "./ui/settings";
 import { Scheduler, SLOT_RENDER, SLOT_SAVE, SLOT_THINK, nowMs, say } from "./device/scheduler";
 import { KeyScanner } from "./device/keys";
 import { BRIGHTNESS_LEVELS, Pixels } from "./device/pixels";
@@ -23,9 +22,11 @@ const SELFTEST_WINDOW_MS = 40;
 /**
  * A slice of background work starts at most this often: between two, key scans and LED updates get their turn (each
  * slice is a task of its own). A slice that ran longer (on a Pico, where a few evaluations take longer than SLICE_MS)
- * is followed by the next 1 ms later, so the work is not held up by a fixed pause after each slice.
+ * is followed by the next 1 ms later, so the work is not held up by a fixed pause after each slice. A faster machine
+ * (the interpreter on a PC) thinks as a Pico does, most of the time: a long pause would stretch a move, and the scans and
+ * renders in it, over many times its own work.
  */
-const THINK_PERIOD_MS = 10;
+const THINK_PERIOD_MS = 2;
 /**
  * A slice of background work ends after this long (ms on the interpreter's clock; ~0.1 s on a Pico),
  * or after SOLVER_SLICE evaluations. None runs in a key's task: the key's frame goes out first.
@@ -40,14 +41,13 @@ function start(): void {
   const store = new StateStore();
   // The compiled profile is a Layout as it is (it has every field the ui reads).
   const app = new App(profile, Math.random);
-  const play = app.play;
-  play.tableReader = function (name: string): string | undefined {
+  app.readTable = function (name: string): string | undefined {
     return require("Storage").read(name);
   };
   let sliceEnd = 0;
   // A background slice always gets its first chunk of work (so work goes on however slow the rest of the task was).
   let firstAsk = false;
-  play.sliceOver = function (): boolean {
+  app.sliceOver = function (): boolean {
     if (firstAsk) return (firstAsk = false);
     return getTime() >= sliceEnd;
   };
@@ -84,8 +84,8 @@ function start(): void {
   function show(now?: number): void {
     if (power.sleeping) return;
     if (now === undefined) now = nowMs();
-    pixels.userK = BRIGHTNESS_LEVELS[app.settings[S_BRIGHTNESS]];
-    buzzer.muted = !app.settings[S_SOUND];
+    pixels.userK = BRIGHTNESS_LEVELS[app.settings.brightness];
+    buzzer.muted = !app.settings.sound;
     app.keysStuck = keys.stuckCount > 0;
     let next = render(app, frame, now);
     const settled = pixels.show(frame, now, app.secretCovered);
@@ -97,7 +97,7 @@ function start(): void {
   const power = new Power(sched, {
     save: save,
     show: show,
-    sleepMinutes: () => app.settings[S_SLEEP],
+    sleepMinutes: () => app.settings.sleepMin,
     maySleep: () => app.screen !== app.selfTest,
     off: () => {
       sched.cancel(SLOT_RENDER);
@@ -117,7 +117,7 @@ function start(): void {
     firstAsk = true;
     // The frame changes only when the work is done (the thinking light steps on the render slot, by time):
     // then it is drawn, the tune played and the state saved, each in a task after this one.
-    if (play.think(nowMs())) {
+    if (app.worker.think(nowMs())) {
       sched.at(SLOT_RENDER, nowMs(), function () {
         show();
         playTune();
@@ -129,7 +129,7 @@ function start(): void {
 
   /** The next slice of background work: at once after a key's task (a task of its own), or `gap` ms after a slice. */
   function thinkLater(gap: number): void {
-    if (play.busy || play.pondering) sched.at(SLOT_THINK, nowMs() + gap, think);
+    if (app.worker.working()) sched.at(SLOT_THINK, nowMs() + gap, think);
   }
 
   /** A key's event, at the time of the scan that took it (its frame is drawn for that time, as are blinks). */

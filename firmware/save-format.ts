@@ -26,7 +26,7 @@ export const SAVE_KEYS: Record<string, string> = {
   settings: "p",
   match: "hn",
   flip: "qt",
-  // Settings (codebreaker games, Brain Flip, the unit): format 1's keys; format 2 saves them as a list (ui/menu.ts S_*)
+  // Settings (codebreaker games, Brain Flip, the unit), an object by name (ui/settings.ts SETTINGS)
   preset: "n",
   harder: "d",
   mode: "rn",

@@ -27,11 +27,12 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
-/** Launches the system Chromium headless with a fresh profile directory (removed on close). */
+/** Launches the system Chromium headless with a fresh profile directory (removed on close); `touch`: a phone's touch screen. */
 export async function launchChromium(
   executablePath: string,
   viewport = { width: 1440, height: 900 },
   deviceScaleFactor = 1,
+  touch = false,
 ): Promise<Chromium> {
   const { chromium } = await import("playwright-core");
   const userDataDir = mkdtempSync(join(tmpdir(), "brainboard-chromium-"));
@@ -40,6 +41,8 @@ export async function launchChromium(
     headless: true,
     viewport,
     deviceScaleFactor,
+    hasTouch: touch,
+    isMobile: touch,
     args: [
       "--headless",
       "--no-sandbox",

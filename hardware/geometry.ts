@@ -13,7 +13,7 @@
  * Grid columns (P = pegs): track 1, code holes 2..P+1, row numbers P+2, key pixels P+3..2P+2,
  * track 2P+3, pad keys from 2P+6 every 2 steps.
  */
-import { keyList, type Profile, type SegmentName } from "./profile.ts";
+import { keyList, type KeyInfo, type Profile, type SegmentName } from "./profile.ts";
 import { PEG_NAMES, PALETTE_RGB, COLOUR_NAMES } from "../firmware/ui/palette.ts";
 import { keyAliases, keyboardShortcuts } from "./key-names.ts";
 
@@ -91,7 +91,8 @@ export interface UnitGeometry {
 /** The maker pad's roles, in the order a key's main legend is chosen. */
 const MAKER_ROLES = ["ok", "undo", "exact", "near", "blank", "yes", "no"] as const;
 
-export function unitGeometry(p: Profile): UnitGeometry {
+/** The unit's layout for a profile; `keyInfo`: its keys as keyList numbers them, when worked out already. */
+export function unitGeometry(p: Profile, keyInfo: KeyInfo[] = keyList(p)): UnitGeometry {
   const P = p.pegs;
   const R = p.rows;
   const seg = (name: SegmentName) => p.leds.segments.find((s) => s.name === name);
@@ -103,7 +104,7 @@ export function unitGeometry(p: Profile): UnitGeometry {
   const led = (segment: SegmentName, index: number, kind: LedKind, gx: number, gy: number, d: number, title: string) =>
     leds.push({ segment, index, kind, x: g(gx), y: g(gy), d, title });
 
-  const maker = p.keys.matrices.find((m) => m.name !== "pad" && keyList(p).some((k) => k.matrix === m.name));
+  const maker = p.keys.matrices.find((m) => m.name !== "pad" && keyInfo.some((k) => k.matrix === m.name));
   const secret = seg("secret");
   const track = seg("track");
   const hasShieldZone = !!(maker || secret);
@@ -199,7 +200,7 @@ export function unitGeometry(p: Profile): UnitGeometry {
     let legend = "";
     if (colour >= 0) legend = String(colour + 1);
     else if (names.length) legend = names[0].replace(/^slot(\d+)$/, "slot $1");
-    const k = keyPlace(p, id, keyList(p).find((x) => x.id === id)!.matrix, g(padX0 + 2 * c), g(padY0 + 2 * r), 16, legend, "", undefined);
+    const k = keyPlace(p, id, keyInfo.find((x) => x.id === id)!.matrix, g(padX0 + 2 * c), g(padY0 + 2 * r), 16, legend, "", undefined);
     k.padLed = gi;
     keys.push(k);
   });

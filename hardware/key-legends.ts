@@ -7,14 +7,15 @@
  *   brainflip     the cards, and the Master's keys
  *
  * The positions and the option lists come from the firmware (firmware/ui/layout.ts, app.ts, flip.ts);
- * the words are the README's. The menu is the firmware's own table (ui/menu.ts: its items, and their
- * names in MENU_LEGENDS and MENU_KEY_LEGENDS); only the longer words for tooltips are added here.
+ * the words are the README's. The menu is the firmware's own table (ui/menu.ts: its items, each naming
+ * its setting, whose options ui/settings.ts SETTING_LEGENDS names; MENU_KEY_LEGENDS); only the longer
+ * words for tooltips are added here.
  */
 import type { Profile } from "./profile.ts";
 import { G_HINT } from "../firmware/ui/layout.ts";
-import type { Settings } from "../firmware/ui/settings.ts";
+import { settingLegend, type Settings } from "../firmware/ui/settings.ts";
 import { GAME_IDS, GAME_NAMES, GAMES } from "../firmware/ui/games.ts";
-import { menus, G_RESUME, MENU_KEY_LEGENDS, MENU_LEGENDS, type MenuItem } from "../firmware/ui/menu.ts";
+import { menus, G_RESUME, MENU_KEY_LEGENDS, type MenuItem } from "../firmware/ui/menu.ts";
 import { FG_CORRECT, FG_MENU, FG_MISTAKE, FG_NO, FG_OK, FG_YES } from "../firmware/ui/flip.ts";
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "../firmware/ui/layout.ts";
 import { COLOUR_NAMES, PEG_NAMES } from "../firmware/ui/palette.ts";
@@ -75,11 +76,12 @@ const MENU_KEY_ABOUT: Record<number, string> = {
 export function menuLegends(game: "codebreaker" | "brainflip", settings?: Settings): ScreenLegends {
   const pad = blankPad();
   const items: MenuItem[] = menus(GAMES)[game === "brainflip" ? 1 : 0];
-  items.forEach((item, i) => {
-    const names = i ? MENU_LEGENDS[game][i - 1] : GAME_IDS.map((id) => GAME_NAMES[id]);
+  items.forEach((item) => {
+    const { name, options: values = [] } = item.setting;
+    const names = name === "preset" ? GAME_IDS.map((id) => GAME_NAMES[id]) : values.map((v) => settingLegend(name, v));
     if (item.cycle) {
       const options = names.map((n, o) => `${n} (${COLOUR_NAMES[item.colours[o]]})`).join(", ");
-      const now = settings ? names[item.options.indexOf(settings[item.set])] : undefined;
+      const now = settings ? names[values.indexOf(settings[name])] : undefined;
       const label = now ?? (commonStart(names) || names.join(" / "));
       pad[item.at] = { label, about: `${label}: each press the next of ${options}` };
     } else

@@ -50,19 +50,18 @@ export function keyAliases(profile: Profile): KeyAlias[] {
   return out;
 }
 
-/** The key id an alias or key id names on this profile, or undefined. Case-insensitive. */
-export function resolveKey(profile: Profile, name: string): string | undefined {
+/** The key id an alias or key id names on this profile, or undefined. Case-insensitive. `keys`: keyList's, when worked out already. */
+export function resolveKey(profile: Profile, name: string, keys: KeyInfo[] = keyList(profile)): string | undefined {
   const n = name.toLowerCase();
-  const keys = keyList(profile);
   const direct = keys.find((k) => k.id.toLowerCase() === n);
   if (direct) return direct.id;
   return keyAliases(profile).find((a) => a.alias === n)?.id;
 }
 
 /** The key ids as ranges per matrix, for messages: "p11..p66, m11..m34". */
-export function keyRanges(profile: Profile): string {
+export function keyRanges(profile: Profile, keys: KeyInfo[] = keyList(profile)): string {
   const byMatrix = new Map<string, KeyInfo[]>();
-  for (const k of keyList(profile)) {
+  for (const k of keys) {
     if (!byMatrix.has(k.matrix)) byMatrix.set(k.matrix, []);
     byMatrix.get(k.matrix)!.push(k);
   }

@@ -112,15 +112,19 @@ export class KeyScanner {
   }
 
   private arm(): void {
-    for (let i = 0; i < this.cols.length; i++) {
-      const id = setWatch(this.wakeNow, this.cols[i], WATCH);
-      if (id !== undefined) this.watches.push(id);
+    const cols = this.cols;
+    const wake = this.wakeNow;
+    const ids = this.watches;
+    for (let i = 0; i < cols.length; i++) {
+      const id = setWatch(wake, cols[i], WATCH);
+      if (id !== undefined) ids.push(id);
     }
   }
 
   private disarm(): void {
-    if (!this.watches.length) return;
-    for (let i = 0; i < this.watches.length; i++) clearWatch(this.watches[i]);
+    const ids = this.watches;
+    if (!ids.length) return;
+    for (let i = 0; i < ids.length; i++) clearWatch(ids[i]);
     this.watches = [];
   }
 
@@ -171,8 +175,13 @@ export class KeyScanner {
     // Without diodes every row is read before any is taken (a rectangle of closed contacts is a ghost);
     // with them each row is taken as it is read, so a key's event comes before the rows after it are read.
     const readFirst = !this.diodes;
+    // Every row driven low at once first: no column low means no contact closed anywhere, and then only the rows
+    // holding a key that needs a look (a release being debounced) are gone through, unread. (On a Pico a read is
+    // cheap, but the interpreter's statements around each row are not.)
+    digitalWrite(rows, 0);
+    const anyClosed = ~digitalRead(cols) & mask;
     let ghost = false;
-    if (readFirst) {
+    if (readFirst && anyClosed) {
       for (let r = 0; r < nRows; r++) {
         // Drive row r low, let the others float; a closed key then pulls its column low.
         digitalWrite(rows, raw[2 * nRows + r]);
@@ -193,7 +202,10 @@ export class KeyScanner {
     if (!ghost)
       for (let i = 0; i < nRows; i++) {
         const r = (lead + i) % nRows;
-        if (!readFirst) {
+        if (!anyClosed) {
+          if (!raw[nRows + r]) continue;
+          raw[r] = 0;
+        } else if (!readFirst) {
           digitalWrite(rows, raw[2 * nRows + r]);
           raw[r] = ~digitalRead(cols) & mask;
         }

@@ -25,7 +25,7 @@
  * colours counted, k (every visible LED's duty: the whole board's dimming) would tell the codebreaker
  * something of the secret. So while a frame lights them under the shield (`covered`), k is worked out
  * on the frame with those holes white (the most any colour draws, so the budget still holds), whatever
- * they show; the frame as it is is laid out at that k after (one E.mapInPlace more).
+ * they show: the sums count white there instead of what those few LEDs hold (no second layout).
  *
  * The LED supply ramps up over a few ms after it is switched on (the soft start), and a WS2812
  * without supply drops the data it is sent; since an unchanged frame is never sent again, a frame
@@ -51,6 +51,8 @@ export class Pixels {
   /** Per palette entry, its GRB value scaled by lutK. */
   private readonly lut: Uint32Array;
   private lutK = -1;
+  /** The sum of the three bytes of white at lutK (what a covered secret's hole counts as). */
+  private whiteSum = 0;
   /** The budget less the LEDs' idle current, times 255: what the bytes' sum times maPerChannel may reach. */
   private readonly spare: number;
   private readonly maPerChannel: number;
@@ -65,6 +67,8 @@ export class Pixels {
   /** The secret's holes in the frame. */
   private readonly secretAt: number;
   private readonly secretEnd: number;
+  /** The secret's holes' bytes (a view; on a board without them the whole buffer, never read). */
+  private readonly secretBytes: Uint8ClampedArray;
   /** When (ms, the caller's clock) the supply has settled after it was last switched on. */
   private readyAt = 0;
   private readonly settleMs: number;
@@ -96,6 +100,7 @@ export class Pixels {
     for (let c = 0; c < colours; c++) this.dutySum[c] = this.duty[c * 3] + this.duty[c * 3 + 1] + this.duty[c * 3 + 2];
     this.secretAt = p.seg.secret;
     this.secretEnd = p.seg.secret + p.segLen.secret;
+    this.secretBytes = this.secretAt >= 0 ? this.bytes.subarray(this.secretAt * 3, this.secretEnd * 3) : this.bytes;
   }
 
   /** Switches the LED supply (a dark WS2812 still draws ~1 mA, so sleep cuts it). */
@@ -122,8 +127,31 @@ export class Pixels {
       for (let c = 0; c < this.lut.length; c++)
         this.lut[c] = ((d[c * 3 + 1] * k) >> 8) | (((d[c * 3] * k) >> 8) << 8) | (((d[c * 3 + 2] * k) >> 8) << 16);
       this.lutK = k;
+      const w = this.lut[this.white];
+      this.whiteSum = (w & 255) + ((w >> 8) & 255) + (w >> 16);
     }
     E.mapInPlace(frame, this.grb, this.lut);
+  }
+
+  /** What the secret's holes add to the bytes' sum counted white: white's bytes for each, less what they hold. */
+  private whiteExtra(): number {
+    return (this.secretEnd - this.secretAt) * this.whiteSum - E.sum(this.secretBytes);
+  }
+
+  /** Works k out again for the frame (see the header), and lays the frame out at it. */
+  private newK(frame: Uint8Array, covered?: boolean): number {
+    const userK = this.userK;
+    const spare = this.spare;
+    let duties = this.duties(frame);
+    // (The buffer holds each LED's duty sum meanwhile: the secret's holes' duties read through a view of it.)
+    const n = this.secretEnd - this.secretAt;
+    if (covered) duties += n * this.dutySum[this.white] - E.sum(new Uint24Array(this.bytes.buffer, this.secretAt * 3, n));
+    const fits = duties ? Math.floor((spare * 256) / (this.maPerChannel * duties)) : 256;
+    const k = fits >= userK ? userK : spare > 0 ? ((fits * KEEP) / (KEEP + 1)) | 0 : 0;
+    this.layOut(frame, k);
+    this.keptUserK = userK;
+    this.keptSum = E.sum(this.bytes) + (covered ? this.whiteExtra() : 0);
+    return k;
   }
 
   /**
@@ -142,28 +170,15 @@ export class Pixels {
     const userK = this.userK;
     if (crc === this.shownCrc && userK === this.keptUserK && this.shownK >= 0) return 0;
     // The last k if it still fits (see the header): the bytes' sum is what they draw (maPerChannel per 255).
-    const spare = this.spare;
-    const secret = covered ? frame.subarray(this.secretAt, this.secretEnd) : null;
-    const held = secret && secret.slice();
-    if (secret) secret.fill(this.white);
     let k = this.lutK;
     let sum = -1;
     if (userK === this.keptUserK) {
       this.layOut(frame, k);
       sum = E.sum(this.bytes);
+      if (covered) sum += this.whiteExtra();
     }
-    if (sum < 0 || this.maPerChannel * sum > spare || (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP)) {
-      const duties = this.duties(frame);
-      const fits = duties ? Math.floor((spare * 256) / (this.maPerChannel * duties)) : 256;
-      k = fits >= userK ? userK : spare > 0 ? ((fits * KEEP) / (KEEP + 1)) | 0 : 0;
-      this.layOut(frame, k);
-      this.keptUserK = userK;
-      this.keptSum = E.sum(this.bytes);
-    }
-    if (secret) {
-      secret.set(held!);
-      this.layOut(frame, k);
-    }
+    if (sum < 0 || this.maPerChannel * sum > this.spare || (k < userK && sum * (KEEP + 1) < this.keptSum * KEEP))
+      k = this.newK(frame, covered);
     if (k === this.shownK && crc === this.shownCrc) return 0;
     this.shownK = k;
     this.shownCrc = crc;

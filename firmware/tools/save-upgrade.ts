@@ -15,7 +15,7 @@ import {
 } from "../core/brainflip.ts";
 import { checkMatchState, matchHoldsSecret } from "../core/match.ts";
 import { GAME_NAMES } from "../ui/games.ts";
-import { S_GAME, S_LOCK, SETTING_NAMES } from "../ui/settings.ts";
+import type { SettingName } from "../ui/settings.ts";
 
 /** Fletcher-16 over the 8-bit characters: format 1's checksum. */
 export function fletcher16(s: string): number {
@@ -31,13 +31,13 @@ export function fletcher16(s: string): number {
 /**
  * A save's text in any format the unit has written -> its sequence and data in the current format (short keys), or
  * why it cannot be used. Format 1 (Fletcher-16, phases, kinds and results by name) is checked and brought up to date;
- * so are the settings of format 2 as its first firmwares wrote them (an object, before they became a list: commits
- * e248f82 to 049b5df, with the same BB2 header).
+ * so are format 2's settings as a list (as the firmwares between commits 049b5df and the named settings wrote them,
+ * under the same BB2 header; before and since, they are an object by name).
  */
 export function decodeAnySlot(text: string, crc: Crc): Slot | string {
   if (!text.startsWith("BB1|")) {
     const slot = decodeSlot(text, crc);
-    if (typeof slot !== "string") settingsAsList(slot.data);
+    if (typeof slot !== "string") settingsByName(slot.data);
     return slot;
   }
   const parts = text.split("|");
@@ -51,7 +51,7 @@ export function decodeAnySlot(text: string, crc: Crc): Slot | string {
   }
 }
 
-/** Format 1's data (short keys) in format 2: settings as a list, phases, kinds and results as numbers, version 2. Names it does not know stay as they are (the unit then refuses them). */
+/** Format 1's data (short keys) in format 2: phases, kinds and results as numbers, version 2. Names it does not know stay as they are (the unit then refuses them). */
 export function migrateFormat1(data: unknown): unknown {
   const K = SAVE_KEYS;
   const obj = (x: unknown) => (x && typeof x === "object" ? (x as Record<string, unknown>) : null);
@@ -59,7 +59,6 @@ export function migrateFormat1(data: unknown): unknown {
   const d = obj(data);
   if (!d) return data;
   if (d.v === 1) d.v = 2;
-  settingsAsList(d);
   const game = obj(obj(d[K.match])?.[K.game]);
   if (game) game[K.phase] = number(PHASE_NAMES, game[K.phase]);
   const round = obj(obj(d[K.flip])?.[K.round]);
@@ -76,13 +75,30 @@ export function migrateFormat1(data: unknown): unknown {
   return d;
 }
 
-/** Settings: an object under format 1's keys -> a list by index (ui/menu.ts S_*), as format 2 has them now. */
-function settingsAsList(data: unknown): void {
+/** The settings' order in format 2's list (fixed: the list form is no longer written). */
+const SETTINGS_LIST_ORDER: SettingName[] = [
+  "preset",
+  "harder",
+  "mode",
+  "games",
+  "brightness",
+  "sound",
+  "sleepMin",
+  "lockConsole",
+  "flipMode",
+  "players",
+  "flipGrid",
+  "unitFlips",
+];
+
+/** Settings as a list (format 2 as some firmwares wrote it) -> an object under their keys, as the unit reads them. */
+function settingsByName(data: unknown): void {
   const d = data && typeof data === "object" ? (data as Record<string, unknown>) : null;
   const settings = d?.[SAVE_KEYS.settings];
-  if (!d || !settings || typeof settings !== "object" || Array.isArray(settings)) return;
-  const byKey = settings as Record<string, unknown>;
-  d[SAVE_KEYS.settings] = SETTING_NAMES.map((name) => byKey[SAVE_KEYS[name]]);
+  if (!d || !Array.isArray(settings) || settings.length !== SETTINGS_LIST_ORDER.length) return;
+  const byKey: Record<string, unknown> = {};
+  SETTINGS_LIST_ORDER.forEach((name, i) => (byKey[SAVE_KEYS[name]] = settings[i]));
+  d[SAVE_KEYS.settings] = byKey;
 }
 
 /** A save of any format as the current format writes it (the flash tool carries a game across a format change with it). */
@@ -102,7 +118,7 @@ export interface KeptSlot {
   text: string;
   /** The format it was found in (1 or SAVE_VERSION). */
   format: number;
-  /** Whether its text changed to be read by the current firmware (format 1, or format 2's first settings). */
+  /** Whether its text changed to be read by the current firmware (format 1, or format 2's settings as a list). */
   upgraded: boolean;
   /** What it holds, for people: "Brainiac match, game 2 of 4". */
   what: string;
@@ -150,8 +166,8 @@ export function describeSave(data: unknown): string {
   const s = loose(expandKeys(data));
   const match = loose(s?.match);
   const flip = loose(s?.flip);
-  const settings = Array.isArray(s?.settings) ? (s.settings as unknown[]) : [];
-  if (match && !(flip && settings[S_GAME] === "brainflip")) {
+  const settings = loose(s?.settings);
+  if (match && !(flip && settings?.preset === "brainflip")) {
     const config = loose(match.config);
     const preset = String(config?.preset);
     const title = (GAME_NAMES[preset] ?? preset) + (config?.harder ? "+" : "");
@@ -170,7 +186,7 @@ export function describeSave(data: unknown): string {
  */
 export function saveLocksConsole(data: unknown): boolean {
   const s = loose(expandKeys(data));
-  if (!Array.isArray(s?.settings) || s.settings[S_LOCK] !== true) return false;
+  if (loose(s?.settings)?.lockConsole !== true) return false;
   // Each game's state as the unit takes it (its check), then the unit's own rule (core).
   const match = s?.match;
   const flip = s?.flip;

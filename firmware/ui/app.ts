@@ -6,22 +6,23 @@
  */
 import { REFUSED_PHASE } from "../core/types";
 import type { Layout } from "./layout";
-import type { CodebreakerScreen } from "./codebreaker";
 import { SelfTestScreen } from "./selftest";
 import { MenuScreen } from "./menu";
 import type { Host } from "./host";
 import type { GameKind, SavedState } from "./game";
 import { kindIndex } from "./game";
 import { GAMES } from "./games";
-import { CODEBREAKER } from "./codebreaker-game";
 import type { Settings } from "./settings";
-import { defaultSettings, S_GAME, S_LOCK, settingsValid } from "./settings";
+import { defaultSettings, settingsProblem } from "./settings";
 import type { FlashTarget, GameScreen, Screen } from "./screen";
 import { FLASH_ENTRY } from "./screen";
 import { TUNE_ACCEPT, TUNE_CLICK, TUNE_REFUSE } from "./tunes";
 import { SAVE_VERSION } from "../save-format";
 
 export type { SavedState } from "./game";
+
+/** A game screen with background work. */
+export type Worker = GameScreen & Required<Pick<GameScreen, "think" | "working">>;
 
 /** How long a refused action flashes the pegs at fault. */
 export const FLASH_MS = 1200;
@@ -31,8 +32,14 @@ export class App implements Host {
   readonly menu: MenuScreen;
   /** Each game's screen, in the order of the list of games. */
   readonly games: GameScreen[];
-  /** The codebreaker games' screen: the device layer runs its background work (the unit's moves, hints). */
-  readonly play: CodebreakerScreen;
+  /**
+   * The game with background work between key presses (GameScreen.think: the codebreaker's moves and hints), the
+   * first of the list that has it (one is all the unit runs); the device layer runs its slices.
+   */
+  readonly worker: Worker;
+  /** Set by the device layer for the games' background work (Host). */
+  sliceOver?: () => boolean;
+  readTable?: (name: string) => Uint8Array | string | undefined;
   readonly selfTest: SelfTestScreen;
   /** The active screen. */
   screen: Screen;
@@ -70,14 +77,14 @@ export class App implements Host {
     const kinds = this.kinds;
     this.menu = new MenuScreen(this, kinds);
     const games = (this.games = kinds.map((kind) => kind.screen(this, rand)));
-    this.play = games[kinds.indexOf(CODEBREAKER)] as CodebreakerScreen;
+    this.worker = games.find((game) => game.think) as Worker;
     this.selfTest = new SelfTestScreen(this);
     this.screen = this.menu;
   }
 
   /** The game screen of the kind chosen in the settings (what OK starts and resume goes back to). */
   game(): GameScreen {
-    return this.games[kindIndex(this.kinds, this.settings[S_GAME])];
+    return this.games[kindIndex(this.kinds, this.settings.preset)];
   }
 
   /** Resumes from saved data; returns "" or why the data could not be used (the unit then starts afresh). */
@@ -87,17 +94,12 @@ export class App implements Host {
     if (data === undefined) return ""; // nothing saved yet
     const set = s && s.settings;
     const kinds = this.kinds;
-    let problem =
-      !s || typeof s !== "object"
-        ? "not an object"
-        : s.v !== SAVE_VERSION || !set || !settingsValid(set) || kindIndex(kinds, set[S_GAME]) < 0
-          ? "bad version or settings"
-          : null;
-    // Every game's settings, and every game's state saved.
+    // (Data that is not an object has no version either.)
+    let problem = (s || ({} as SavedState)).v !== SAVE_VERSION ? "not a save of version " + SAVE_VERSION : settingsProblem(set);
+    // Every game's state saved.
     for (let i = 0; i < kinds.length && !problem; i++) {
       const state = kinds[i].stateIn(s);
-      const bad = kinds[i].settingsProblem;
-      problem = (bad && bad(set)) || (state ? kinds[i].check(state) : null);
+      if (state) problem = kinds[i].check(state);
     }
     if (problem) {
       this.warnUntil = now + 3000;
@@ -176,7 +178,7 @@ export class App implements Host {
 
   /** Should the USB console be locked? While a two-player game holds a secret, if the setting says so. */
   consoleLockWanted(): boolean {
-    return this.settings[S_LOCK] && this.secretHeld();
+    return this.settings.lockConsole && this.secretHeld();
   }
 
   /**

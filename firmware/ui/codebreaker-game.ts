@@ -4,28 +4,25 @@
  * ui/codebreaker.ts.
  */
 import { PRESET_IDS, rulesFor } from "../core/presets";
-import { checkConfig, checkMatchState } from "../core/match";
+import { checkMatchState } from "../core/match";
 import type { MatchState, PresetId } from "../core/types";
 import type { GameKind } from "./game";
 import { CodebreakerScreen } from "./codebreaker";
-import { OFF_ON } from "./menu";
 import { BLUE, GREEN, ORANGE } from "./palette";
-import { GAMES_MENU, matchConfig, MODE_MENU, S_GAME, S_GAMES, S_HARDER, S_MODE } from "./settings";
+import { SETTINGS } from "./settings";
 
 export const CODEBREAKER: GameKind = {
   ids: PRESET_IDS,
   stateIn: (s) => s.match,
   putState: (s, state) => (s.match = state as MatchState | null),
   menu: [
-    { at: 6, options: OFF_ON, colours: [GREEN], set: S_HARDER },
-    { at: 12, options: MODE_MENU, colours: [ORANGE], set: S_MODE },
+    { at: 6, colours: [GREEN], setting: SETTINGS.harder },
+    { at: 12, colours: [ORANGE], setting: SETTINGS.mode },
     // The race has no agreed length (first to hole 30).
-    { at: 18, options: GAMES_MENU, colours: [BLUE], set: S_GAMES, allowed: (_v, s) => s[S_GAME] !== "race" },
+    { at: 18, colours: [BLUE], setting: SETTINGS.games, allowed: (_v, s) => s.preset !== "race" },
   ],
   // The five-peg race needs five holes per row.
   fits: (layout, id) => rulesFor(id as PresetId, false).pegs <= layout.pegs,
-  // The match settings are checked when a codebreaker game is chosen (else the game setting is not a preset).
-  settingsProblem: (s) => (PRESET_IDS.indexOf(s[S_GAME] as PresetId) < 0 ? null : checkConfig(matchConfig(s))),
   check: checkMatchState,
   screen: (host, rand) => new CodebreakerScreen(host, rand),
 };

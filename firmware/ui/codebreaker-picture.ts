@@ -3,7 +3,7 @@
  * shown, the row or secret being keyed, the pad, the thinking light, the hint and whose move it is,
  * drawn from what the screen holds (PlayView). It keeps what stays put between frames.
  */
-import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_SECRET, PHASE_SOLVED, ROLE_MAKER } from "../core/types";
+import { PHASE_FAILED, PHASE_FEEDBACK, PHASE_SECRET, PHASE_SOLVED, ROLE_MAKER, ROLE_NONE } from "../core/types";
 import type { Code, Feedback, MatchState, Rules } from "../core/types";
 import { rulesOf, unitRole } from "../core/match";
 import type { SolverState } from "../core/solver";
@@ -35,6 +35,8 @@ export interface PlayView {
   /** The row (or secret) being keyed, and its cursor. */
   readonly entry: Code;
   readonly cursor: number;
+  /** Holes filled so far in the entry. */
+  readonly placed: number[];
   /** Feedback being keyed in by the codemaker. */
   readonly fb: Feedback;
   /** Background work in hand, since when, and its solver (the hint's count). */
@@ -57,6 +59,8 @@ export class CodebreakerPicture {
    */
   private readonly base: Uint8Array;
   private baseRows = 0;
+  /** The match state the base was last brought up to date for. */
+  private baseOf?: MatchState;
   private baseLast: unknown;
   private baseShift?: number;
   private baseRules?: Rules;
@@ -90,27 +94,13 @@ export class CodebreakerPicture {
     const shielded = secretStart >= 0 && L.secretShielded && unitRole(m) !== ROLE_MAKER;
     const secretShown = secretStart >= 0 && (ended || (shielded && mode !== KEY_SECRET));
     app.secretCovered = shielded && !ended;
+    // (The interpreter reads a function's text as it runs, skipped branches too: what most frames do not need is in
+    // methods of its own.)
     frame.set(this.drawBase(m, L, rules, shift, secretShown ? game.secret : null));
-    // Wrong information: the rows at fault alternate between the answer given and the true one (when known).
-    const wi = m.wrongInfo;
-    if (wi && !cursorOn)
-      for (let i = 0; i < wi.rows.length; i++) {
-        const at = L.seg.keys + (wi.rows[i] - shift) * L.pegs;
-        if (wi.rows[i] < shift) continue;
-        frame.fill(OFF, at, at + L.pegs);
-        if (wi.correct) drawFeedback(frame, at, rules, wi.correct);
-      }
+    if (m.wrongInfo && !cursorOn) this.drawWrong(m, frame, L, rules, shift);
     const entryOnBoard = mode === KEY_GUESS && current < rules.rows;
     if (entryOnBoard) this.drawEntry(v, frame, L.seg.board + row * L.pegs, rules, cursorOn, flashOff && app.flashTarget === FLASH_ENTRY);
-    if ((mode === KEY_FEEDBACK || mode === CHECKING) && game.pending) {
-      drawCode(frame, L.seg.board + row * L.pegs, rules, game.pending);
-      const keysStart = L.seg.keys + row * L.pegs;
-      if (!(flashOff && app.flashTarget === FLASH_FEEDBACK)) {
-        drawFeedback(frame, keysStart, rules, v.fb);
-        // Unfilled key holes of the row awaiting feedback blink (the preset's holes only), so the codemaker sees it is their turn.
-        if (cursorOn) for (let i = 0; i < rules.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
-      }
-    }
+    if ((mode === KEY_FEEDBACK || mode === CHECKING) && game.pending) this.drawPending(v, frame, L, rules, row, cursorOn, flashOff);
     if (shielded && mode === KEY_SECRET)
       this.drawEntry(v, frame, secretStart, rules, cursorOn, flashOff && app.flashTarget === FLASH_SECRET);
     this.drawPad(v, frame, L, rules, mode, cursorOn);
@@ -119,22 +109,55 @@ export class CodebreakerPicture {
     if (v.busy && (mode === UNIT_THINKING || mode === CHECKING))
       this.chase(v, frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, rules.pegs, clock);
     if (entryOnBoard && clock.now < v.hintUntil) this.drawHint(v, frame, L, clock);
-    if (L.seg.status >= 0) {
-      // Whose move: the codemaker's colour while the secret or feedback is awaited, else the codebreaker's.
-      const mover = game.phase === PHASE_SECRET || game.phase === PHASE_FEEDBACK ? m.maker : 1 - m.maker;
-      frame[L.seg.status] = m.over ? (m.winner >= 0 ? PLAYER_COLOURS[m.winner] : WHITE) : PLAYER_COLOURS[mover];
-      const alert = L.seg.status + 1;
-      if (L.segLen.status > 1) {
-        if (wi) frame[alert] = cursorOn ? RED : OFF;
-        else if (game.phase === PHASE_SOLVED) frame[alert] = GREEN;
-        else if (game.phase === PHASE_FAILED) frame[alert] = ORANGE;
-      }
+    // Two players: the secret lies lit under the shield; until the codebreaker keys a first peg, status LED 2
+    // blinks blue: close the shield (the unit cannot see it).
+    if (shielded && !current && mode === KEY_GUESS && !v.placed.length && unitRole(m) === ROLE_NONE && L.segLen.status > 1)
+      frame[L.seg.status + 1] = cursorOn ? BLUE : OFF;
+  }
+
+  /** Wrong information, in the blink's off half: the rows at fault show the true answer (when known), status LED 2 dark. */
+  private drawWrong(m: MatchState, frame: Uint8Array, L: Layout, rules: Rules, shift: number): void {
+    const wi = m.wrongInfo!;
+    for (let i = 0; i < wi.rows.length; i++) {
+      const at = L.seg.keys + (wi.rows[i] - shift) * L.pegs;
+      if (wi.rows[i] < shift) continue;
+      frame.fill(OFF, at, at + L.pegs);
+      if (wi.correct) drawFeedback(frame, at, rules, wi.correct);
     }
+    if (L.seg.status >= 0 && L.segLen.status > 1) frame[L.seg.status + 1] = OFF;
+  }
+
+  /** The row awaiting the codemaker's answer: its guess, and the feedback keyed so far (unless flashing off). */
+  private drawPending(v: PlayView, frame: Uint8Array, L: Layout, rules: Rules, row: number, cursorOn: boolean, flashOff: boolean): void {
+    drawCode(frame, L.seg.board + row * L.pegs, rules, (v.match as MatchState).game.pending as Code);
+    const keysStart = L.seg.keys + row * L.pegs;
+    if (flashOff && v.app.flashTarget === FLASH_FEEDBACK) return;
+    drawFeedback(frame, keysStart, rules, v.fb);
+    // Unfilled key holes of the row awaiting feedback blink (the preset's holes only), so the codemaker sees it is their turn.
+    if (cursorOn) for (let i = 0; i < rules.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
+  }
+
+  /**
+   * The status LEDs, which follow the match's state alone (so they are part of the base): whose move (the codemaker's
+   * colour while the secret or feedback is awaited, else the codebreaker's; at the match's end the winner's), and on LED
+   * 2 wrong information (red, dark in the blink's off half: drawWrong), a solve (green) or a failed game (orange).
+   */
+  private drawStatus(base: Uint8Array, L: Layout, m: MatchState): void {
+    if (L.seg.status < 0) return;
+    const game = m.game;
+    const mover = game.phase === PHASE_SECRET || game.phase === PHASE_FEEDBACK ? m.maker : 1 - m.maker;
+    base[L.seg.status] = m.over ? (m.winner >= 0 ? PLAYER_COLOURS[m.winner] : WHITE) : PLAYER_COLOURS[mover];
+    if (L.segLen.status < 2) return;
+    const alert = L.seg.status + 1;
+    base[alert] = m.wrongInfo ? RED : game.phase === PHASE_SOLVED ? GREEN : game.phase === PHASE_FAILED ? ORANGE : OFF;
   }
 
   /** The rows played, the scores and the secret shown (or null), brought up to date (usually: nothing, or the one new row). */
   private drawBase(m: MatchState, L: Layout, rules: Rules, shift: number, secret: Code | null): Uint8Array {
     const base = this.base;
+    // A match's state is never changed in place (a move makes a new one): the same state and secret, the same base.
+    if (m === this.baseOf && secret === this.baseSecret) return base;
+    this.baseOf = m;
     const rows = m.game.rows;
     let n = this.baseRows;
     if (shift !== this.baseShift || rules !== this.baseRules || n > rows.length || (n > 0 && rows[n - 1] !== this.baseLast)) {
@@ -163,6 +186,7 @@ export class CodebreakerPicture {
       this.baseScores = scores;
       this.drawScores(base, L, rules, m.scores);
     }
+    this.drawStatus(base, L, m);
     return base;
   }
 
@@ -176,18 +200,21 @@ export class CodebreakerPicture {
 
   private drawPad(v: PlayView, frame: Uint8Array, L: Layout, rules: Rules, mode: PlayMode, cursorOn: boolean): void {
     const p = L.seg.pad;
-    const game = (v.match as MatchState).game;
     if (p < 0) return;
+    // (A code being keyed first: the frame of most keys, and the rest then goes unread.)
+    if (mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker)) {
+      frame.set(this.padFor(rules), p);
+      // The cursor's slot key blinks; a secret keyed on the grid has no hint key.
+      if (!cursorOn) frame[p + G_SLOT + v.cursor] = OFF;
+      if (mode !== KEY_GUESS) frame[p + G_HINT] = OFF;
+      return;
+    }
+    const game = (v.match as MatchState).game;
     frame[p + G_MENU] = BLUE;
     if (mode === GAME_ENDED || mode === MATCH_OVER) {
       // The reveal: the secret on the slot row, and OK for the next game.
       if (game.secret) drawCode(frame, p + G_SLOT, rules, game.secret);
       frame[p + G_OK] = cursorOn ? GREEN : OFF;
-    } else if (mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker)) {
-      frame.set(this.padFor(rules), p);
-      // The cursor's slot key blinks; a secret keyed on the grid has no hint key.
-      if (!cursorOn) frame[p + G_SLOT + v.cursor] = OFF;
-      if (mode !== KEY_GUESS) frame[p + G_HINT] = OFF;
     } else if ((mode === KEY_FEEDBACK || mode === CHECKING) && !L.maker) {
       frame[p + G_EXACT] = rules.look === "arms" ? RED : VIOLET;
       frame[p + G_NEAR] = WHITE;

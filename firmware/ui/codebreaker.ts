@@ -37,10 +37,15 @@ import type { Host } from "./host";
 import type { FlashTarget } from "./screen";
 import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
 import type { Settings } from "./settings";
-import { matchConfig, S_GAME } from "./settings";
+import { matchConfig } from "./settings";
 
-/** Evaluations per slice of background work (the unit's thinking, hints): about 0.3 s on the Pico (600 a second). */
-export const SOLVER_SLICE = 180;
+/**
+ * Evaluations per slice of background work (the unit's thinking, hints), a bound on its work even where the clock never
+ * ends it: an evaluation counts 0.4 to 1.2 million interpreter instructions with 1 to 4 rows (`bench:micro -- --count`),
+ * 2.3 million with 8 and 3.1 million with 12, and a Pico runs about 100 million a second, so a slice is 0.1 s of a Pico
+ * (0.25 s with 12 rows) at most. On a Pico the clock (SLICE_MS) ends a slice after its first ASK_EVERY evaluations anyway.
+ */
+export const SOLVER_SLICE = 8;
 /** How long a hint shows after the key is pressed. */
 export const HINT_MS = 5000;
 
@@ -88,12 +93,6 @@ export class CodebreakerScreen implements GameScreen {
   checking?: ConflictSearch | null;
   /** The hint shows until then (the count on the track, an example in an empty row); undefined before the first, which no time is below. */
   hintUntil!: number;
-  /** Asked during background work: is the time slice over? The device layer sets it from its clock (the work also stops after SOLVER_SLICE evaluations). */
-  sliceOver: (() => boolean) | undefined;
-  /** Reads a solver table by its Storage name; the device layer sets it (tests may leave none: the unit then searches). */
-  tableReader: (name: string) => Uint8Array | string | undefined = function () {
-    return undefined;
-  };
 
   /** What the screen shows, drawn from the match and the entry (ui/codebreaker-picture.ts). */
   private readonly picture: CodebreakerPicture;
@@ -159,7 +158,7 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   resumable(): boolean {
-    return this.unfinished() && (this.match as MatchState).config.preset === this.app.settings[S_GAME];
+    return this.unfinished() && (this.match as MatchState).config.preset === this.app.settings.preset;
   }
 
   unfinished(): boolean {
@@ -394,21 +393,30 @@ export class CodebreakerScreen implements GameScreen {
     }
   }
 
-  /** Idle time: one more slice of the background work; true when it finished (render, play the tune, save). */
+  /** Work waits: the unit's move or an answer's check (with the light), or the next move's work while the player answers. */
+  working(): boolean | undefined {
+    return this.busy || this.pondering;
+  }
+
+  /**
+   * Idle time: one more slice of the background work; true when it finished (render, play the tune, save). The
+   * slice ends when the host's sliceOver says so (the device's clock), or after SOLVER_SLICE evaluations.
+   */
   think(now: number): boolean {
+    const sliceOver = this.app.sliceOver;
     this.app.now = now;
     const m = this.match as MatchState;
     // The match moved on (a new match): what was being worked out no longer matters.
     if (m !== this.solverFor) this.busy = false;
     if (!this.busy) {
       // Until the answer comes (the next move goes on with what is left then).
-      if (this.pondering && (this.mode() !== KEY_FEEDBACK || (this.solver as SolverState).ponder(SOLVER_SLICE, this.sliceOver)))
+      if (this.pondering && (this.mode() !== KEY_FEEDBACK || (this.solver as SolverState).ponder(SOLVER_SLICE, sliceOver)))
         this.pondering = false;
       return false;
     }
     const checking = this.checking;
     if (checking) {
-      if (!checking.step(SOLVER_SLICE, this.sliceOver)) return false;
+      if (!checking.step(SOLVER_SLICE, sliceOver)) return false;
       this.busy = false;
       this.commit(answer(m, this.fb, checking.rows()), FLASH_FEEDBACK);
       return true;
@@ -424,7 +432,8 @@ export class CodebreakerScreen implements GameScreen {
       const rules = rulesOf(m);
       const hints = unitRole(m) !== ROLE_BREAKER;
       const made = !this.solver || !m.game.rows.length || hints !== this.solverHints;
-      if (made) this.solver = createSolver(rules, hints ? undefined : this.tableReader(solverTableName(rules)), hints);
+      if (made)
+        this.solver = createSolver(rules, hints ? undefined : this.app.readTable && this.app.readTable(solverTableName(rules)), hints);
       this.solverHints = hints;
       (this.solver as SolverState).start(m.game.rows);
       this.stepped = false;
@@ -433,7 +442,7 @@ export class CodebreakerScreen implements GameScreen {
     }
     const solver = this.solver as SolverState;
     if (!this.stepped) {
-      if (!solver.step(SOLVER_SLICE, this.sliceOver)) return false;
+      if (!solver.step(SOLVER_SLICE, sliceOver)) return false;
       this.stepped = true;
       // Hints: a code that fits is found (it fills the row if a hint shows); the count goes on in the next slices.
       if (this.solverHints) {
@@ -441,9 +450,9 @@ export class CodebreakerScreen implements GameScreen {
         return true;
       }
       // The guess is played in a slice of its own unless this one has time left (playing it is a key's work).
-      if (this.sliceOver && this.sliceOver()) return false;
+      if (sliceOver && sliceOver()) return false;
     }
-    if (this.solverHints && !solver.ponder(SOLVER_SLICE, this.sliceOver)) return false;
+    if (this.solverHints && !solver.ponder(SOLVER_SLICE, sliceOver)) return false;
     this.busy = false;
     if (this.solverHints) return true;
     this.runUnit(true);

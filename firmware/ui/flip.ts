@@ -9,7 +9,6 @@
 import type { FlipState } from "../core/brainflip";
 import {
   answerQuestion,
-  checkFlipConfig,
   checkFlipState,
   correctLastAnswer,
   FLIP_ANSWER,
@@ -27,9 +26,8 @@ import {
 } from "../core/brainflip";
 import type { Result } from "../core/types";
 import type { Settings } from "./settings";
-import { FLIP_GRID_MENU, FLIP_PLAYERS_MENU, flipConfig, maxFlipGrid, S_FLIP_MODE, S_GRID, S_PLAYERS, S_UNIT_FLIPS } from "./settings";
+import { flipConfig, maxFlipGrid, SETTINGS } from "./settings";
 import type { GameKind } from "./game";
-import { OFF_ON } from "./menu";
 import { Clock, pad, BLINK_ON, BLINK_PERIOD } from "./frame";
 import type { GameScreen } from "./screen";
 import type { Host } from "./host";
@@ -206,14 +204,12 @@ export const BRAIN_FLIP: GameKind = {
   stateIn: (s) => s.flip,
   putState: (s, state) => (s.flip = state as FlipState | null),
   menu: [
-    { at: 6, options: ["flip", "straight"], colours: [GREEN], set: S_FLIP_MODE },
-    { at: 12, options: FLIP_PLAYERS_MENU, colours: [ORANGE], set: S_PLAYERS },
+    { at: 6, colours: [GREEN], setting: SETTINGS.flipMode },
+    { at: 12, colours: [ORANGE], setting: SETTINGS.players },
     // 6x6 needs the codemaker pad for the Master's keys.
-    { at: 18, options: FLIP_GRID_MENU, colours: [BLUE], set: S_GRID, allowed: (v, _s, c) => (v as number) <= maxFlipGrid(c.layout) },
-    { at: 23, cycle: true, options: OFF_ON, colours: [RED, GREEN], set: S_UNIT_FLIPS },
+    { at: 18, colours: [BLUE], setting: SETTINGS.flipGrid, allowed: (v, _s, c) => (v as number) <= maxFlipGrid(c.layout) },
+    { at: 23, cycle: true, colours: [RED, GREEN], setting: SETTINGS.unitFlips },
   ],
-  // Its settings are checked whichever game is chosen: the menu shows them when it is.
-  settingsProblem: (s) => checkFlipConfig(flipConfig(s)),
   check: checkFlipState,
   screen: (host) => new FlipScreen(host),
 };

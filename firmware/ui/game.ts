@@ -26,7 +26,7 @@ export interface SavedState {
 }
 
 export interface GameKind {
-  /** The values of the game setting (S_GAME) that play it: one key each on the menu's first row, in this order. */
+  /** The values of the game setting (Settings.preset) that play it: one key each on the menu's first row, in this order. */
   ids: string[];
   /**
    * Its state's field in the saved state, read and written. (Property accesses, not a key as a string: the
@@ -38,8 +38,6 @@ export interface GameKind {
   menu: MenuItem[];
   /** Can this build play the option (e.g. five holes per row)? All can when absent. */
   fits?: (layout: Layout, id: string) => boolean;
-  /** Why the settings make none of its games, when this game is chosen ("" or null: they do). */
-  settingsProblem?: (s: Settings) => string | null;
   /** Why a saved state of this game cannot be used (null: it can). */
   check(state: unknown): string | null;
   /** Its screen, made once at start. */

@@ -23,6 +23,10 @@ export interface Host {
   flashPositions: number[];
   /** The frame lights the secret's holes under the codemaker's shield (the device then keeps the LEDs' current from telling their colours). */
   secretCovered?: boolean;
+  /** Asked during background work: is the time slice over? The device layer sets it from its clock. */
+  sliceOver?: () => boolean;
+  /** Reads a solver table by its Storage name; the device layer sets it (tests may leave none: the unit then searches). */
+  readTable?: (name: string) => Uint8Array | string | undefined;
   /** The menu screen (what a game's menu key goes back to). */
   readonly menu: Screen;
   /** The game screen of the kind chosen in the settings. */

@@ -1,11 +1,11 @@
 /**
  * The menu as data, one table per game of the list (ui/games.ts: the game row, the game's own items,
  * the unit's): which pad key sets which setting to what, in which colour. The menu screen's keys and
- * its drawing both read these tables;
- * so can the simulator page's key labels and a printed legend overlay, through MENU_LEGENDS (names
- * only, never in the bundle).
+ * its drawing both read these tables; so can the simulator page's key labels and a printed legend
+ * overlay, which name each item's options by its setting (ui/settings.ts SETTING_LEGENDS).
  *
- * An item is either a choice (one key per option, from grid position `at` along the row: the options
+ * An item sets one setting (ui/settings.ts SETTINGS), whose options are its options. It is either a
+ * choice (one key per option, from grid position `at` along the row: the options
  * light in the item's colour, the chosen one white) or a cycle (one key at `at` stepping through the
  * options, lit in the colour of the current one). Settings that mean different things for different
  * games are different settings (a Brain Flip grid is not a match length).
@@ -18,11 +18,9 @@ import type { Screen } from "./screen";
 import type { GameKind } from "./game";
 import { gameIds, kindIndex } from "./game";
 import type { Host } from "./host";
-import type { Settings } from "./settings";
-import { BRIGHTNESS_MENU, S_BRIGHTNESS, S_GAME, S_LOCK, S_SLEEP, S_SOUND, SLEEP_MENU } from "./settings";
+import type { Setting, Settings } from "./settings";
+import { SETTINGS } from "./settings";
 
-const ON_OFF = [true, false];
-export const OFF_ON = [false, true];
 const ON_OFF_COLOURS = [GREEN, RED];
 
 /** How long the menu waits for the OK that confirms a new game over an unfinished one. */
@@ -40,9 +38,8 @@ export interface MenuItem {
   at: number;
   /** A cycle has one key that steps through the options; a choice (no `cycle`) has a key per option. */
   cycle?: boolean;
-  /** The setting it reads and writes (S_*). */
-  set: number;
-  options: unknown[];
+  /** The setting it reads and writes, and offers the options of. */
+  setting: Setting;
   /** A choice: the colour of its options (the chosen one is white). A cycle: the colour of each option. */
   colours: number[];
   /** May the setting take this value now? (Not offered, or refused, when it may not.) */
@@ -53,42 +50,41 @@ export interface MenuItem {
 const UNIT_ITEMS: MenuItem[] = [
   {
     at: 24,
-    options: BRIGHTNESS_MENU,
     colours: [YELLOW],
-    set: S_BRIGHTNESS,
+    setting: SETTINGS.brightness,
   },
   {
     at: G_SLEEP,
     cycle: true,
-    options: SLEEP_MENU,
     colours: [CYAN, BLUE, VIOLET],
-    set: S_SLEEP,
+    setting: SETTINGS.sleepMin,
   },
   {
     at: G_SOUND,
     cycle: true,
-    options: ON_OFF,
     colours: ON_OFF_COLOURS,
-    set: S_SOUND,
+    setting: SETTINGS.sound,
   },
   {
     at: G_LOCK,
     cycle: true,
-    options: ON_OFF,
     colours: ON_OFF_COLOURS,
-    set: S_LOCK,
+    setting: SETTINGS.lockConsole,
     // Issue 14: the codebreaker must not unlock the console to read a secret in play.
     allowed: (v, _s, c) => v === true || !c.secretHeld(),
   },
 ];
 
-/** The game row (row 1): a key per game of the list (ui/games.ts); an option this build cannot play is not offered. */
+/**
+ * The game row (row 1): a key per game of the list (ui/games.ts); an option this build cannot play is not
+ * offered. The game setting's options are the list's games: set here, where the list is given.
+ */
 function gameRow(kinds: GameKind[]): MenuItem {
+  SETTINGS.preset.options = gameIds(kinds);
   return {
     at: 0,
-    options: gameIds(kinds),
     colours: [YELLOW],
-    set: S_GAME,
+    setting: SETTINGS.preset,
     allowed: (v, _s, c) => {
       const kind = kinds[kindIndex(kinds, v)];
       return !kind.fits || kind.fits(c.layout, v as string);
@@ -102,32 +98,6 @@ export function menus(kinds: GameKind[]): MenuItem[][] {
   return kinds.map((kind) => [row].concat(kind.menu, UNIT_ITEMS));
 }
 
-/**
- * What each item's keys are called, after the game row (whose names are GAME_NAMES, ui/games.ts), in the
- * order of each game's menu, for the simulator page's labels and the printed overlay (not used by the
- * firmware, so not in the bundle). The menu's own keys: MENU_KEY_LEGENDS.
- */
-export const MENU_LEGENDS: { codebreaker: string[][]; brainflip: string[][] } = {
-  codebreaker: [
-    ["normal", "harder"],
-    ["unit referees", "codemaker answers", "you break first", "unit breaks first"],
-    ["2 games", "4 games", "6 games", "8 games", "10 games"],
-    ["brightness 1", "brightness 2", "brightness 3", "brightness 4"],
-    ["sleep 2 min", "sleep 5 min", "sleep 15 min"],
-    ["sound on", "sound off"],
-    ["console lock on", "console lock off"],
-  ],
-  brainflip: [
-    ["Brain Flip rules", "straight"],
-    ["2 players", "3 players", "4 players", "5 players", "6 players"],
-    ["grid 2x2", "grid 3x3", "grid 4x4", "grid 5x5", "grid 6x6"],
-    ["player flips", "unit flips"],
-    ["brightness 1", "brightness 2", "brightness 3", "brightness 4"],
-    ["sleep 2 min", "sleep 5 min", "sleep 15 min"],
-    ["sound on", "sound off"],
-    ["console lock on", "console lock off"],
-  ],
-};
 /** The menu's keys that are not settings: grid position -> name. */
 export const MENU_KEY_LEGENDS: Record<number, string> = { 34: "resume", 35: "OK: start" };
 
@@ -152,7 +122,7 @@ export class MenuScreen implements Screen {
 
   /** The menu of the game chosen in the settings. */
   private items(): MenuItem[] {
-    return this.menus[kindIndex(this.kinds, this.app.settings[S_GAME])];
+    return this.menus[kindIndex(this.kinds, this.app.settings.preset)];
   }
 
   key(_k: number, g: number, down: boolean): void {
@@ -180,12 +150,14 @@ export class MenuScreen implements Screen {
     const items = this.items();
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      const n = item.options.length;
+      const options = item.setting.options as unknown[];
+      const name = item.setting.name;
+      const n = options.length;
       const col = g - item.at;
       if (item.cycle ? col !== 0 : col < 0 || col >= n) continue;
-      const v = item.cycle ? item.options[(item.options.indexOf(s[item.set]) + 1) % n] : item.options[col];
+      const v = item.cycle ? options[(options.indexOf(s[name]) + 1) % n] : options[col];
       if (item.allowed && !item.allowed(v, s, app)) break;
-      (s as unknown[])[item.set] = v;
+      (s as unknown as Record<string, unknown>)[name] = v;
       app.tune = TUNE_CLICK;
       app.saveWanted = true;
       return;
@@ -210,12 +182,12 @@ export class MenuScreen implements Screen {
       const items = this.items();
       for (let i = 0; i < items.length; i++) {
         const item = items[i];
-        const value = s[item.set];
-        if (item.cycle) img[item.at] = item.colours[item.options.indexOf(value)];
+        const options = item.setting.options as unknown[];
+        const value = s[item.setting.name];
+        if (item.cycle) img[item.at] = item.colours[options.indexOf(value)];
         else
-          for (let o = 0; o < item.options.length; o++)
-            if (!item.allowed || item.allowed(item.options[o], s, app))
-              img[item.at + o] = item.options[o] === value ? WHITE : item.colours[0];
+          for (let o = 0; o < options.length; o++)
+            if (!item.allowed || item.allowed(options[o], s, app)) img[item.at + o] = options[o] === value ? WHITE : item.colours[0];
       }
       if (resumable) img[G_RESUME] = CYAN;
     }

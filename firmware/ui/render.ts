@@ -21,9 +21,12 @@ export { FLASH_HALF } from "./frame";
  */
 export const REFUSAL_COLOURS = [RED, WHITE, VIOLET, CYAN, RED, PINK];
 
+/** The renders' clock (set again for each: a new one per frame cost the interpreter an allocation). */
+const CLOCK = new Clock();
+
 export function render(app: App, frame: Uint8Array, now: number): number {
   if (!app.screen.opaque) frame.fill(OFF);
-  const clock = new Clock(now, Math.min(app.blinkEpoch, now));
+  const clock = CLOCK.set(now, Math.min(app.blinkEpoch, now));
   const L = app.layout;
   const flashing = now < app.flashUntil;
   if (flashing) clock.at(app.flashUntil);

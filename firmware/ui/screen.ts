@@ -41,6 +41,14 @@ export interface GameScreen extends Screen {
   resumable(): boolean;
   /** Is a game of this kind begun and not over (a new one would replace it)? */
   unfinished(): boolean;
+  /**
+   * Work the screen does in the background, between key presses, in slices (the unit's moves, hints): one more
+   * slice; true when it finished, and the unit then shows it. None when absent. The device layer runs the first
+   * game of the list that has it (ui/app.ts App.worker: the codebreaker games).
+   */
+  think?(now: number): boolean;
+  /** Has it background work waiting for think()? */
+  working?(): boolean | undefined;
 }
 
 /** Where a refusal is shown: the row being keyed (or no holes: the status LED only), the secret, the feedback. */

@@ -11,18 +11,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BOARDS, PAD_FILE, type BoardInfo } from "../../hardware/boards.ts";
-import {
-  checkProfile,
-  ledCount,
-  ledSettleMs,
-  loadProfile,
-  profileFile,
-  segmentOffsets,
-  type KeyInfo,
-  type Profile,
-  type SegmentName,
-} from "../../hardware/profile.ts";
+import type { KeyInfo, Profile, SegmentName } from "../../hardware/profile.ts";
+import { unitProfile, type UnitProfile } from "../../hardware/unit-profile.ts";
 import { Circuit, type PinState } from "./circuit.ts";
+import { KeyContacts } from "./key-contacts.ts";
 import { VirtualClock, type ClockEvent } from "./clock.ts";
 import { colourName } from "../views/colours.ts";
 import { chainPixels, LedChain, type LedStats, type Rgb } from "./led-chain.ts";
@@ -56,8 +48,8 @@ export const DEFAULT_FIRMWARE = fileURLToPath(new URL("../../dist/firmware.js", 
 export const BOOT_FILE = ".bootcde";
 
 export interface BoardOptions {
-  /** A profile name or path (hardware/profiles), or a profile object. Default: r1-pico. */
-  profile?: string | Profile;
+  /** A profile name or path (hardware/profiles), a profile object, or one compiled already (used as it is). Default: r1-pico. */
+  profile?: string | Profile | UnitProfile;
   /**
    * The firmware to flash as .bootcde: JavaScript, stored pretokenised as npm run flash stores it, or the bytes of an
    * image stored as they are (a Storage file's .bootcde). Default: the contents of dist/firmware.js.
@@ -98,6 +90,8 @@ export interface PinReport extends PinState {
 }
 
 export class VirtualBoard {
+  /** The profile, compiled once (hardware/unit-profile.ts): the circuit, the LED chain and the views read it. */
+  readonly unit: UnitProfile;
   readonly profile: Profile;
   readonly boardInfo: BoardInfo;
   /** Every key of the unit, numbered as the firmware numbers them. */
@@ -120,11 +114,8 @@ export class VirtualBoard {
   private readonly circuit: Circuit;
   private readonly leds: LedChain;
   private readonly noise: Prng;
-  private readonly bounce: Prng;
   private readonly segments: Record<SegmentName, { start: number; count: number }>;
-  private readonly keyById = new Map<string, KeyInfo>();
-  private readonly keyTarget: boolean[];
-  private readonly keyEvents = new Map<number, ClockEvent[]>();
+  private readonly contacts: KeyContacts;
   private readonly listeners = new Map<BoardEvent, Set<() => void>>();
   private readonly callbackTimeoutMs: number;
   private runtime: EspruinoRuntime | null = null;
@@ -139,7 +130,8 @@ export class VirtualBoard {
 
   /** Builds the board and flashes the firmware to .bootcde; the board stays off until powerOn(). */
   constructor(opts: BoardOptions = {}) {
-    this.profile = typeof opts.profile === "object" ? checkProfile(profileFile(structuredClone(opts.profile))) : loadProfile(opts.profile);
+    this.unit = unitProfile(opts.profile);
+    this.profile = this.unit.profile;
     const info = BOARDS[this.profile.board];
     if (!info) throw new Error(`profile ${this.profile.id}: unknown board "${this.profile.board}"`);
     this.boardInfo = info;
@@ -148,7 +140,6 @@ export class VirtualBoard {
     this.callbackTimeoutMs = opts.callbackTimeoutMs ?? 2000;
     const seed = opts.seed ?? 1;
     this.noise = new Prng(seed);
-    this.bounce = new Prng((seed ^ 0x9e3779b9) >>> 0);
     this.storage = new VirtualStorage({
       capacity: info.storageBytes,
       pageBytes: info.storagePageBytes,
@@ -157,12 +148,18 @@ export class VirtualBoard {
       // (A problem found while the board is made has no listener yet: it is in storage.problem.)
       onProblem: () => this.emit("storage"),
     });
-    this.circuit = new Circuit(info, this.profile);
+    this.circuit = new Circuit(info, this.unit);
     this.keys = this.circuit.keys;
-    for (const k of this.keys) this.keyById.set(k.id, k);
-    this.keyTarget = this.keys.map(() => false);
-    this.leds = new LedChain(ledCount(this.profile), ledSettleMs(this.profile));
-    this.segments = segmentOffsets(this.profile);
+    this.contacts = new KeyContacts(
+      this.clock,
+      this.circuit,
+      this.keys,
+      this.bounceMs,
+      new Prng((seed ^ 0x9e3779b9) >>> 0),
+      this.profile.id,
+    );
+    this.leds = new LedChain(this.unit.ledCount, this.unit.ledSettleMs);
+    this.segments = this.unit.segments;
     // A USB-only build (battery kind "none") has no cell: it is always on USB.
     this.batteryState = this.profile.battery ? { volts: this.profile.battery.fullV, usb: false } : { volts: 0, usb: true };
     const powerPin = this.profile.leds.powerPin;
@@ -362,12 +359,12 @@ export class VirtualBoard {
 
   /** Presses a key: the contact closes now, chatters for bounceMs as time advances, then stays closed. */
   press(keyId: string): void {
-    this.moveKey(this.key(keyId), true);
+    this.contacts.move(keyId, true);
   }
 
   /** Releases a key: its contact chatters for bounceMs, then stays open. */
   release(keyId: string): void {
-    this.moveKey(this.key(keyId), false);
+    this.contacts.move(keyId, false);
   }
 
   /** Press, hold for holdMs, release, wait gapMs. */
@@ -380,12 +377,12 @@ export class VirtualBoard {
 
   /** Whether the key is held down (its final state, bounce aside). */
   isPressed(keyId: string): boolean {
-    return this.keyTarget[this.key(keyId).index];
+    return this.contacts.held(keyId);
   }
 
   /** Whether the key's contact is closed right now (changes while it bounces). */
   contactClosed(keyId: string): boolean {
-    return this.circuit.contact(this.key(keyId).index);
+    return this.contacts.closed(keyId);
   }
 
   // ---------------------------------------------------------------- outputs
@@ -513,40 +510,6 @@ export class VirtualBoard {
 
   private emit(event: BoardEvent): void {
     for (const fn of [...(this.listeners.get(event) ?? [])]) fn();
-  }
-
-  private key(keyId: string): KeyInfo {
-    const k = this.keyById.get(keyId);
-    if (!k) throw new Error(`unknown key "${keyId}" on ${this.profile.id}; valid keys: ${this.keys.map((x) => x.id).join(", ")}`);
-    return k;
-  }
-
-  private moveKey(k: KeyInfo, closed: boolean): void {
-    const pending = this.keyEvents.get(k.index) ?? [];
-    if (this.keyTarget[k.index] === closed && pending.length === 0) return;
-    for (const ev of pending) this.clock.cancel(ev);
-    this.keyTarget[k.index] = closed;
-    const events: ClockEvent[] = [];
-    const start = this.clock.now;
-    const set = (at: number, state: boolean) => {
-      const ev = this.clock.schedule(at, () => {
-        events.splice(events.indexOf(ev), 1);
-        this.circuit.setContact(k.index, state);
-      });
-      events.push(ev);
-    };
-    // The first touch happens now (a key held while powering on is closed at boot); the chatter follows.
-    this.circuit.setContact(k.index, closed);
-    if (this.bounceMs > 0) {
-      // The contact chatters: an even number of toggles at random times, then it settles.
-      const toggles = 2 * this.bounce.int(2, 4);
-      const times: number[] = [];
-      for (let i = 0; i < toggles; i++) times.push(this.bounce.range(0.05, 0.95) * this.bounceMs);
-      times.sort((a, b) => a - b);
-      times.forEach((t, i) => set(start + t, i % 2 === 0 ? !closed : closed));
-      set(start + this.bounceMs, closed);
-    }
-    this.keyEvents.set(k.index, events);
   }
 
   private boot(runBootCode = true): void {

@@ -12,7 +12,8 @@
  * no ghosting.
  */
 import type { BoardInfo } from "../../hardware/boards.ts";
-import { columnPins, keyList, type KeyInfo, type Profile } from "../../hardware/profile.ts";
+import type { KeyInfo } from "../../hardware/profile.ts";
+import type { UnitProfile } from "../../hardware/unit-profile.ts";
 
 /** GPIO modes, as `pinMode` names them ("auto" is a flag, not a mode: see `PinState.manual`). */
 export type GpioMode =
@@ -88,11 +89,12 @@ export class Circuit {
   private contended = new Set<string>();
   private listeners: LevelListener[] = [];
 
-  constructor(board: BoardInfo, profile: Profile) {
+  constructor(board: BoardInfo, unit: UnitProfile) {
+    const profile = unit.profile;
     this.pins = [...board.pins];
-    this.keys = keyList(profile);
+    this.keys = unit.keys;
     this.rowPins = [...profile.keys.rowPins];
-    this.colPins = columnPins(profile);
+    this.colPins = unit.columnPins;
     this.diodes = profile.keys.diodes;
     this.closed = this.keys.map(() => false);
     for (const p of [...this.rowPins, ...this.colPins])

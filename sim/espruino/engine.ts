@@ -24,16 +24,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  checkProfile,
-  keyList,
-  ledCount,
-  loadProfile,
-  segmentOffsets,
-  type KeyInfo,
-  type Profile,
-  type SegmentName,
-} from "../../hardware/profile.ts";
+import type { KeyInfo, Profile, SegmentName } from "../../hardware/profile.ts";
+import { unitProfile, type UnitProfile } from "../../hardware/unit-profile.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
 import { colourName } from "../views/colours.ts";
 import { chainPixels, LedChain, type Rgb } from "../board/led-chain.ts";
@@ -47,7 +39,7 @@ export { EngineError } from "./link.ts";
 export type EngineMode = "ram" | "flash";
 
 export interface EspruinoBoardOptions {
-  profile?: string | Profile;
+  profile?: string | Profile | UnitProfile;
   /** The bundle's source (dist/firmware.js built for the profile). */
   firmware: string;
   /** Default "ram". */
@@ -132,6 +124,8 @@ export class StorageMirror {
 
 export class EspruinoBoard {
   readonly engine = "espruino";
+  /** The profile, compiled once (hardware/unit-profile.ts). */
+  readonly unit: UnitProfile;
   readonly profile: Profile;
   readonly keys: KeyInfo[];
   readonly mode: EngineMode;
@@ -172,15 +166,16 @@ export class EspruinoBoard {
 
   constructor(opts: EspruinoBoardOptions) {
     this.opts = opts;
-    this.profile = typeof opts.profile === "object" ? checkProfile(structuredClone(opts.profile)) : loadProfile(opts.profile);
+    this.unit = unitProfile(opts.profile);
+    this.profile = this.unit.profile;
     this.mode = opts.mode ?? "ram";
     this.build = opts.build ?? (this.mode === "flash" ? "espruino-pico" : "espruino");
     const missing = espruinoMissing(this.build);
     if (missing) throw new EngineError(missing);
-    this.keys = keyList(this.profile);
+    this.keys = this.unit.keys;
     for (const k of this.keys) this.keyById.set(k.id, k);
-    this.leds = new LedChain(ledCount(this.profile));
-    this.segments = segmentOffsets(this.profile);
+    this.leds = new LedChain(this.unit.ledCount);
+    this.segments = this.unit.segments;
     this.batteryState = { volts: this.profile.battery?.fullV ?? 4.0, usb: false };
     this.dir = mkdtempSync(join(tmpdir(), "brainboard-espruino-"));
     this.link = new PreludeLink({
@@ -393,7 +388,7 @@ export class EspruinoBoard {
 
   private prelude(): string {
     const o = this.opts;
-    return preludeSource(this.profile, {
+    return preludeSource(this.unit, {
       bounceMs: o.bounceMs ?? 5,
       seed: o.seed ?? 1,
       tables: this.mode === "ram" && (o.tables ?? true) ? solverTablesFor(this.profile.pegs) : undefined,

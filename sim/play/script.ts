@@ -23,7 +23,8 @@
  * maker.ok...). COLOUR is a palette name (off, red, green, blue, yellow, white, orange, pink,
  * violet or black, hole, cyan), `*` for any, or alternatives like `hole/off` (for a blinking hole).
  */
-import { loadProfile, type Profile, type SegmentName } from "../../hardware/profile.ts";
+import type { Profile, SegmentName } from "../../hardware/profile.ts";
+import { unitProfile, UnitProfile } from "../../hardware/unit-profile.ts";
 import { COLOUR_NAMES } from "../../firmware/ui/palette.ts";
 import { VirtualBoard, type BoardOptions } from "../board/board.ts";
 import { aliasSummary, keyRanges, resolveKey } from "../../hardware/key-names.ts";
@@ -185,11 +186,11 @@ export function parseDuration(text: string | undefined): number | undefined {
   return Number.isFinite(v) ? v : undefined;
 }
 
-let defaultProfile: Profile | undefined;
+let defaultProfile: UnitProfile | undefined;
 
-/** Parses a script for a profile (default r1-pico); throws a ScriptError naming every bad line. */
-export function parseScript(text: string, profile?: Profile | string): Command[] {
-  const p = typeof profile === "object" ? profile : profile ? loadProfile(profile) : (defaultProfile ??= loadProfile());
+/** Parses a script for a profile (default r1-pico; a compiled one is used as it is); throws a ScriptError naming every bad line. */
+export function parseScript(text: string, profile?: Profile | string | UnitProfile): Command[] {
+  const p = profile instanceof UnitProfile ? profile : profile ? unitProfile(profile) : (defaultProfile ??= unitProfile());
   const commands: Command[] = [];
   const problems: ScriptProblem[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
@@ -221,7 +222,8 @@ export function parseScript(text: string, profile?: Profile | string): Command[]
 
 class LineProblem extends Error {}
 
-function parseLine(p: Profile, words: string[], line: number): Command {
+function parseLine(unit: UnitProfile, words: string[], line: number): Command {
+  const p = unit.profile;
   const [word, ...args] = words;
   const op = word.toLowerCase();
   const fail = (message: string): never => {
@@ -230,8 +232,8 @@ function parseLine(p: Profile, words: string[], line: number): Command {
   const keys = (names: string[], usage: string): KeyRef[] => {
     if (names.length === 0) fail(`${op} needs a key, like ${usage}`);
     return names.map((name) => {
-      const id = resolveKey(p, name);
-      if (!id) fail(`unknown key "${name}" (keys: ${keyRanges(p)}; aliases: ${aliasSummary(p)})`);
+      const id = resolveKey(p, name, unit.keys);
+      if (!id) fail(`unknown key "${name}" (keys: ${keyRanges(p, unit.keys)}; aliases: ${aliasSummary(p)})`);
       return { id: id as string, name };
     });
   };

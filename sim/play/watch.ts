@@ -27,12 +27,14 @@ import { createSolver, solverTableName } from "../../firmware/core/solver.ts";
 import type { Code, Feedback, PresetId, Row, Rules } from "../../firmware/core/types.ts";
 import { GAMES_MENU, MODE_MENU } from "../../firmware/ui/settings.ts";
 import { GAME_IDS } from "../../firmware/ui/games.ts";
-import { G_BLANK, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK, G_SLOT } from "../../firmware/ui/layout.ts";
-import { COLOUR_NAMES, PEG_NAMES } from "../../firmware/ui/palette.ts";
-import { drawFeedback, symbolColour } from "../../firmware/ui/render.ts";
+import { G_BLANK, G_COLOUR, G_EXACT, G_MENU, G_NEAR, G_OK } from "../../firmware/ui/layout.ts";
 import { solverTablesFor } from "../../firmware/tools/tables.ts";
-import type { Profile, SegmentName } from "../../hardware/profile.ts";
 import { Prng } from "../../firmware/tools/prng.ts";
+import { UnitLeds, WatchError, type WatchedBoard } from "./unit-leds.ts";
+import { codeText, feedbackText, plural, presetName, variantName } from "./watch-text.ts";
+
+export { WatchError, type WatchedBoard } from "./unit-leds.ts";
+export { codeText, feedbackText, variantName } from "./watch-text.ts";
 
 export interface WatchOptions {
   /** The game; default: the one chosen on the unit's menu (Brainiac when that is Brain Flip). */
@@ -59,20 +61,6 @@ export interface WatchOptions {
 }
 
 export type Side = "unit" | "you";
-
-/** What the watcher needs of a board: either engine's (sim/board/board.ts, sim/espruino/engine.ts). */
-export interface WatchedBoard {
-  readonly profile: Profile;
-  readonly now: number;
-  readonly isOn: boolean;
-  readonly ledsPowered: boolean;
-  readonly errors: string[];
-  colours(segment: SegmentName): string[];
-  press(key: string): void;
-  release(key: string): void;
-  powerOn(): void | Promise<void>;
-  advance(ms: number): void | Promise<void>;
-}
 
 interface EventBase {
   /** Board time (ms). */
@@ -110,14 +98,6 @@ export interface WatchStatus {
   log: string[];
 }
 
-/** Something the board showed (or did not show) that the watcher cannot play on from. */
-export class WatchError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WatchError";
-  }
-}
-
 /** How often the watcher looks at the LEDs while it waits (board ms). */
 export const POLL_MS = 50;
 /** How long a key is held down for a press. */
@@ -132,6 +112,8 @@ export class Watcher {
   private readonly script: Script;
   private readonly held = new Set<string>();
   private readonly listeners = new Set<(e: WatchEvent) => void>();
+  /** What the unit shows, read off its LEDs. */
+  private readonly leds: UnitLeds;
   private wake: number;
   private finished = false;
   private stopWanted = false;
@@ -160,6 +142,7 @@ export class Watcher {
       timeoutMs: options.timeoutMs ?? 120_000,
     };
     this.prng = new Prng(this.opts.seed);
+    this.leds = new UnitLeds(board);
     this.script = this.play();
     this.wake = board.now;
     this.errorsAtStart = board.errors.length;
@@ -254,7 +237,7 @@ export class Watcher {
       yield 200;
     }
     yield* this.toMenu();
-    const menu = this.readMenu();
+    const menu = this.leds.readMenu();
     const preset = this.opts.preset ?? (menu.preset === "brainflip" ? "brainiac" : menu.preset);
     const harder = this.opts.harder ?? (menu.preset === "brainflip" ? false : menu.harder);
     const rules = rulesFor(preset, harder);
@@ -334,8 +317,8 @@ export class Watcher {
     yield* this.tap(this.gridKey(GAME_IDS.indexOf(preset)));
     yield* this.tap(this.gridKey(6 + (harder ? 1 : 0)));
     yield* this.tap(this.gridKey(12 + MODE_MENU.indexOf("unit-breaks")));
-    if (length !== null && this.readMenu().games !== length) yield* this.tap(this.gridKey(18 + GAMES_MENU.indexOf(length)));
-    const m = this.readMenu();
+    if (length !== null && this.leds.readMenu().games !== length) yield* this.tap(this.gridKey(18 + GAMES_MENU.indexOf(length)));
+    const m = this.leds.readMenu();
     if (m.preset !== preset || m.harder !== harder || m.mode !== "unit-breaks" || (length !== null && m.games !== length))
       throw new WatchError(
         `the menu did not take the choices (it shows ${m.preset}, ${m.harder ? "harder" : "normal"}, ${m.mode}, ${m.games} games)`,
@@ -343,18 +326,18 @@ export class Watcher {
     yield* this.tap(this.gridKey(G_OK));
     // A match in progress (even one not started): the menu asks for OK again, within its confirmation time.
     yield 200;
-    if (!this.onPlayScreen() && this.onMenu()) {
+    if (!this.leds.onPlayScreen() && this.leds.onMenu()) {
       this.emit({ type: "left-match", text: "a match was in progress: the watcher pressed OK again to leave it and start its own" });
       yield* this.tap(this.gridKey(G_OK));
     }
-    yield* this.waitFor(() => this.onPlayScreen(), "the play screen", 3000);
+    yield* this.waitFor(() => this.leds.onPlayScreen(), "the play screen", 3000);
   }
 
   /** A game where you make the code and the unit breaks it. */
   private *unitBreaks(rules: Rules, game: number): Generator<number, GameResult, void> {
     const board = this.board;
     const maker = board.profile.keymap.maker;
-    yield* this.waitFor(() => this.onPlayScreen() && board.colours("status")[0] === "red", "your turn to make a code");
+    yield* this.waitFor(() => this.leds.onPlayScreen() && board.colours("status")[0] === "red", "your turn to make a code");
     const secret = randomSecret(rules, () => this.prng.next());
     const kept = this.opts.secret;
     if (kept === "keyed") {
@@ -380,8 +363,8 @@ export class Watcher {
       const n = rows.length;
       // The unit's guess is on the board once its row's key holes blink, and (on a board that scrolls)
       // the row before stands below it with its answer.
-      yield* this.waitFor(() => this.pendingRow(rules, rows), `the unit's guess for row ${n + 1}`);
-      const guess = this.readCode(rules, "board", this.rowAt(rules, n, n + 1));
+      yield* this.waitFor(() => this.leds.pendingRow(rules, rows), `the unit's guess for row ${n + 1}`);
+      const guess = this.leds.readCode(rules, "board", this.leds.rowAt(rules, n, n + 1));
       this.emit({
         type: "guess",
         game,
@@ -408,7 +391,7 @@ export class Watcher {
     }
     const solved = rows[rows.length - 1].feedback.exact === rules.pegs;
     yield* this.waitFor(
-      () => this.rowShows(rules, rows, rows.length - 1) && board.colours("status")[1] === (solved ? "green" : "orange"),
+      () => this.leds.rowShows(rules, rows, rows.length - 1) && board.colours("status")[1] === (solved ? "green" : "orange"),
       solved ? "the unit's solve on the LEDs" : "the failed game on the LEDs",
     );
     return { solved, rows: rows.length, secret };
@@ -418,7 +401,7 @@ export class Watcher {
   private *youBreak(rules: Rules, game: number): Generator<number, GameResult, void> {
     const board = this.board;
     yield* this.waitFor(
-      () => this.onPlayScreen() && board.colours("status")[0] === "red" && board.colours("pad")[G_COLOUR] === "red",
+      () => this.leds.onPlayScreen() && board.colours("status")[0] === "red" && board.colours("pad")[G_COLOUR] === "red",
       "the unit's code (the colour keys lit for your guess)",
     );
     this.emit({
@@ -438,21 +421,21 @@ export class Watcher {
       while (!solver.step(1_000_000));
       const guess = solver.guess();
       if (!guess) throw new WatchError(`no code fits the unit's answers after row ${n}`);
-      yield* this.waitFor(() => this.entryReady(rules, n), `the empty row ${n + 1} to key your guess in`, 5000);
+      yield* this.waitFor(() => this.leds.entryReady(rules, n), `the empty row ${n + 1} to key your guess in`, 5000);
       for (const s of guess) yield* this.tap(this.gridKey(s === rules.colours ? G_BLANK : G_COLOUR + s));
       yield* this.tap(this.gridKey(G_OK));
       // The row is played once it stands on the board and the next row waits (or the game is over).
       yield* this.waitFor(
         () => {
-          const at = this.rowAt(rules, n, n + 1);
-          if (this.readCode(rules, "board", at, true).join() !== guess.join()) return false;
+          const at = this.leds.rowAt(rules, n, n + 1);
+          if (this.leds.readCode(rules, "board", at, true).join() !== guess.join()) return false;
           const status = board.colours("status")[1];
-          return status === "green" || status === "orange" || this.entryReady(rules, n + 1);
+          return status === "green" || status === "orange" || this.leds.entryReady(rules, n + 1);
         },
         `your row ${n + 1} on the board`,
         5000,
       );
-      const fb = this.readFeedback(rules, this.rowAt(rules, n, n + 1));
+      const fb = this.leds.readFeedback(rules, this.leds.rowAt(rules, n, n + 1));
       rows.push({ guess, feedback: fb });
       this.emit({
         type: "row",
@@ -469,7 +452,7 @@ export class Watcher {
     const solved = rows[rows.length - 1].feedback.exact === rules.pegs;
     yield* this.waitFor(() => board.colours("status")[1] === (solved ? "green" : "orange"), "the end of your game on the LEDs", 3000);
     // The reveal: the secret on the pad's slot row; every answer of the unit must fit it.
-    const secret = this.readCode(rules, "pad", -1);
+    const secret = this.leds.readCode(rules, "pad", -1);
     for (const r of rows) {
       const truth = feedback(r.guess, secret);
       if (truth.exact !== r.feedback.exact || truth.near !== r.feedback.near)
@@ -500,109 +483,12 @@ export class Watcher {
     const maker = this.board.profile.keymap.maker;
     for (let tries = 0; tries < 3; tries++) {
       yield 20;
-      if (this.onMenu()) return;
-      if (this.onPlayScreen() || !maker) yield* this.tap(this.gridKey(G_MENU));
+      if (this.leds.onMenu()) return;
+      if (this.leds.onPlayScreen() || !maker) yield* this.tap(this.gridKey(G_MENU));
       else yield* this.tap(maker.colours[0]);
     }
     yield 20;
-    if (!this.onMenu()) throw new WatchError("the unit's menu does not show (is it in its self-test? power-cycle it)");
-  }
-
-  // ---------------------------------------------------------------- what the LEDs show
-
-  private onPlayScreen(): boolean {
-    return this.board.isOn && this.board.colours("pad")[G_MENU] === "blue";
-  }
-
-  /** The menu: one white option in the game row, one in the role row, the menu key unlit. */
-  private onMenu(): boolean {
-    if (!this.board.isOn) return false;
-    const pad = this.board.colours("pad");
-    const games = pad.slice(0, GAME_IDS.length);
-    const roles = pad.slice(12, 12 + MODE_MENU.length);
-    return (
-      pad[G_MENU] === "off" &&
-      games.filter((c) => c === "white").length === 1 &&
-      games.every((c) => c === "white" || c === "yellow" || c === "off") &&
-      roles.filter((c) => c === "white").length === 1
-    );
-  }
-
-  /** The menu's choices, read off the pad: the chosen option of each row shows white. */
-  private readMenu(): { preset: PresetId | "brainflip"; harder: boolean; mode: string; games: number } {
-    const pad = this.board.colours("pad");
-    const white = (from: number, count: number) => pad.slice(from, from + count).indexOf("white");
-    return {
-      preset: (GAME_IDS[white(0, GAME_IDS.length)] ?? "brainiac") as PresetId | "brainflip",
-      harder: white(6, 2) === 1,
-      mode: MODE_MENU[white(12, MODE_MENU.length)] ?? "?",
-      games: GAMES_MENU[white(18, GAMES_MENU.length)] ?? GAMES_MENU[1],
-    };
-  }
-
-  /**
-   * The board row (0 = nearest the codebreaker) showing game row `row` when `current` rows are played
-   * or pending: a board with fewer rows than the game shows the latest ones (firmware/ui/codebreaker.ts).
-   */
-  private rowAt(rules: Rules, row: number, current: number): number {
-    const shift = Math.max(0, Math.min(current, rules.rows - 1) + 1 - this.board.profile.rows);
-    return row - shift;
-  }
-
-  private pixelsAt(segment: "board" | "keys", at: number, pegs: number): string[] {
-    const w = this.board.profile.pegs;
-    return this.board.colours(segment).slice(at * w, at * w + pegs);
-  }
-
-  /** A code from the LEDs: a board row, or (at = -1 on the pad) the reveal on the slot row. `loose`: -1 for what is no symbol. */
-  private readCode(rules: Rules, segment: "board" | "pad", at: number, loose = false): Code {
-    const px = segment === "pad" ? this.board.colours("pad").slice(G_SLOT, G_SLOT + rules.pegs) : this.pixelsAt("board", at, rules.pegs);
-    const symbols = rules.colours + (rules.blanks ? 1 : 0);
-    return px.map((name) => {
-      for (let s = 0; s < symbols; s++) if (COLOUR_NAMES[symbolColour(rules, s)] === name) return s;
-      if (loose) return -1;
-      throw new WatchError(`a peg shows ${name}, which is no colour of ${variantName(rules)} (${segment}: ${px.join(" ")})`);
-    });
-  }
-
-  /** The feedback on a row's key LEDs: black (violet) pegs or the red arm are exact, white near. */
-  private readFeedback(rules: Rules, at: number): Feedback {
-    const px = this.pixelsAt("keys", at, this.board.profile.pegs);
-    const count = (c: string) => px.filter((p) => p === c).length;
-    const fb = { exact: count(rules.look === "arms" ? "red" : "violet"), near: count("white") };
-    if (fb.exact + fb.near > rules.pegs || px.some((p) => p !== "off" && p !== "white" && p !== (rules.look === "arms" ? "red" : "violet")))
-      throw new WatchError(`the key LEDs show ${px.join(" ")}, which is no feedback`);
-    return fb;
-  }
-
-  /** Do a row's key LEDs show exactly this feedback, in the preset's look? */
-  private keysShow(rules: Rules, at: number, fb: Feedback): boolean {
-    const w = this.board.profile.pegs;
-    const frame = new Uint8Array(w);
-    drawFeedback(frame, 0, rules, fb);
-    return this.pixelsAt("keys", at, w).join() === Array.from(frame, (c) => COLOUR_NAMES[c]).join();
-  }
-
-  /** Row `i` of `rows` stands on the board with its answer (all rows played). */
-  private rowShows(rules: Rules, rows: Row[], i: number): boolean {
-    const at = this.rowAt(rules, i, rows.length);
-    return this.readCode(rules, "board", at, true).join() === rows[i].guess.join() && this.keysShow(rules, at, rows[i].feedback);
-  }
-
-  /** The unit's guess for the row after `rows` is on the board, waiting for your answer. */
-  private pendingRow(rules: Rules, rows: Row[]): boolean {
-    const n = rows.length;
-    if (!this.onPlayScreen() || !this.pixelsAt("keys", this.rowAt(rules, n, n + 1), this.board.profile.pegs).includes("hole")) return false;
-    if (n === 0) return true;
-    const at = this.rowAt(rules, n - 1, n + 1);
-    return this.readCode(rules, "board", at, true).join() === rows[n - 1].guess.join() && this.keysShow(rules, at, rows[n - 1].feedback);
-  }
-
-  /** Row `n` waits to be keyed: empty holes (hole colour) on its board row, colour keys lit. */
-  private entryReady(rules: Rules, n: number): boolean {
-    if (!this.onPlayScreen() || this.board.colours("pad")[G_COLOUR] !== "red") return false;
-    const px = this.pixelsAt("board", this.rowAt(rules, n, n), rules.pegs);
-    return px.filter((c) => c === "hole").length >= rules.pegs - 1 && px.every((c) => c === "hole" || c === "off");
+    if (!this.leds.onMenu()) throw new WatchError("the unit's menu does not show (is it in its self-test? power-cycle it)");
   }
 
   /** Waits (looking every POLL_MS) until `cond` holds; gives up after `timeoutMs`, or at once when the unit is off or failed. */
@@ -651,29 +537,6 @@ interface GameResult {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** A code as colour names ("red green blank yellow"). */
-export function codeText(rules: Rules, code: Code): string {
-  return code.map((s) => (s === rules.colours ? "blank" : (PEG_NAMES[s] ?? "?"))).join(" ");
-}
-
-export function feedbackText(fb: Feedback): string {
-  return `${fb.exact} exact, ${fb.near} near`;
-}
-
-function presetName(preset: PresetId): string {
-  return { brainiac: "Brainiac", travel: "the travel unit", race: "the five-peg race" }[preset];
-}
-
-/** "Brainiac", "travel unit (expert)", "five-peg race (advanced)"... */
-export function variantName(rules: Rules): string {
-  const harder = { brainiac: "extra challenge", travel: "expert", race: "advanced" }[rules.preset];
-  return presetName(rules.preset) + (rules.harder ? ` (${harder})` : "");
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 /** Plays in virtual time and returns the events: the command line's and the tests' way. */
 export function watch(board: WatchedBoard, options: WatchOptions = {}, onEvent?: (e: WatchEvent) => void): WatchEvent[] {

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSync } from "esbuild";
+import { buildSync, type BuildOptions } from "esbuild";
 
 export const PAGE_DIR = fileURLToPath(new URL("./page/", import.meta.url));
 
@@ -53,9 +53,9 @@ export function body(req: IncomingMessage, limit: number): Promise<string> {
 
 /** A file of the page; its HTML carries the per-run token. */
 export function serveStatic(path: string, res: ServerResponse, token: string): void {
-  if (path === "/app.js") {
-    res.writeHead(200, { "content-type": TYPES[".js"], "cache-control": "no-cache" });
-    res.end(pageScript());
+  if (path === "/app.js" || path === "/style.css") {
+    res.writeHead(200, { "content-type": TYPES[extname(path)], "cache-control": "no-cache" });
+    res.end(path === "/app.js" ? pageScript() : pageStyle());
     return;
   }
   let decoded: string;
@@ -94,29 +94,36 @@ export function serveStatic(path: string, res: ServerResponse, token: string): v
   res.end(readFileSync(file));
 }
 
-let compiled: { at: number; code: string } | null = null;
+const compiled = new Map<string, { at: number; code: string }>();
 
-/**
- * The page's script: sim/web/page/app.ts and the modules it imports, bundled for the browser by esbuild,
- * again whenever a source file changed since.
- */
-export function pageScript(): string {
-  const at = Math.max(
-    ...readdirSync(PAGE_DIR)
-      .filter((f) => f.endsWith(".ts"))
-      .map((f) => statSync(join(PAGE_DIR, f)).mtimeMs),
+/** The latest change (ms) to a file of `dir` (and its subfolders) whose name ends with `ext`. */
+function changedAt(dir: string, ext: string): number {
+  return Math.max(
+    0,
+    ...readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(ext))
+      .map((f) => statSync(join(dir, f)).mtimeMs),
   );
-  if (compiled?.at !== at) {
-    const out = buildSync({
-      entryPoints: [join(PAGE_DIR, "app.ts")],
-      bundle: true,
-      write: false,
-      format: "esm",
-      target: "es2020",
-      sourcemap: "inline",
-      logLevel: "silent",
-    });
-    compiled = { at, code: out.outputFiles[0].text };
+}
+
+/** `entry` of the page and what it imports, bundled by esbuild, again whenever a source file of its kind changed since. */
+function bundled(entry: string, ext: string, options: BuildOptions): string {
+  const at = changedAt(PAGE_DIR, ext);
+  let out = compiled.get(entry);
+  if (out?.at !== at) {
+    const built = buildSync({ entryPoints: [join(PAGE_DIR, entry)], bundle: true, logLevel: "silent", ...options, write: false });
+    out = { at, code: built.outputFiles[0].text };
+    compiled.set(entry, out);
   }
-  return compiled.code;
+  return out.code;
+}
+
+/** The page's script: sim/web/page/app.ts and the modules it imports, for the browser. */
+export function pageScript(): string {
+  return bundled("app.ts", ".ts", { format: "esm", target: "es2020", sourcemap: "inline" });
+}
+
+/** The page's style sheet: sim/web/page/style.css and the parts it imports (style/*.css), in one file. */
+export function pageStyle(): string {
+  return bundled("style.css", ".css", { target: "chrome100" });
 }

@@ -34,7 +34,8 @@ async function main(): Promise<void> {
       [out, { width: 1440, height: 900 }],
       [PHONE_SCREENSHOT, { width: 390, height: 844 }],
     ] as const) {
-      const browser = await launchChromium(chromium.path, viewport);
+      // The phone has a touch screen (the page then shows touch legends and says "tap").
+      const browser = await launchChromium(chromium.path, viewport, 1, viewport.width < 760);
       try {
         const page = await browser.context.newPage();
         await page.goto(sim.url);

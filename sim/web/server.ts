@@ -3,7 +3,7 @@
  * (sim/web/page/) that draws it. The page holds no state: it renders what this server sends and sends
  * back the same commands scripts use (sim/play/script.ts).
  *
- *   GET  /                  the page (sim/web/page/index.html, style.css, and app.js: app.ts and its modules bundled by esbuild)
+ *   GET  /                  the page (sim/web/page/index.html; style.css and app.js: style.css with its parts, app.ts with its modules, each bundled by esbuild)
  *   GET  /api/layout        the unit's geometry (hardware/geometry.ts), keyboard shortcuts, key aliases
  *   GET  /api/state         the board now: every LED (palette name, duty RGB, screen RGB), power,
  *                           battery, tone, keys held, firmware errors, console, view switches
@@ -48,7 +48,7 @@ import type { AddressInfo } from "node:net";
 import { VirtualBoard } from "../board/board.ts";
 import { EngineError, EspruinoBoard } from "../espruino/engine.ts";
 import { SLOT_NAMES } from "../board/saves.ts";
-import { unitGeometry } from "../../hardware/geometry.ts";
+import { unitProfile } from "../../hardware/unit-profile.ts";
 import { keyAliases, keyboardShortcuts } from "../../hardware/key-names.ts";
 import {
   CommandBudget,
@@ -97,9 +97,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const real = opts.engine === "espruino";
   if (real && opts.storageFile)
     throw new Error("a storage file is for the virtual board: the real interpreter keeps Storage in its own flash file");
+  // The profile is compiled here, once, and every part is handed the one compiled profile.
+  const unit = unitProfile(opts.profile);
   const board: VirtualBoard | EspruinoBoard = real
     ? new EspruinoBoard({
-        profile: opts.profile,
+        profile: unit,
         firmware: opts.firmware ?? readFileSync(DEFAULT_OUT, "latin1"),
         bounceMs: opts.bounceMs,
         seed: opts.seed,
@@ -107,15 +109,15 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         answerTimeoutMs: REAL_ANSWER_MS,
       })
     : new VirtualBoard({
-        profile: opts.profile,
+        profile: unit,
         firmware: opts.firmware,
         storageFile: opts.storageFile,
         bounceMs: opts.bounceMs,
         seed: opts.seed,
       });
-  const profile = board.profile;
+  const profile = unit.profile;
   const layout: SimLayout = {
-    geometry: unitGeometry(profile),
+    geometry: unit.geometry,
     shortcuts: keyboardShortcuts(profile),
     aliases: keyAliases(profile),
     battery: profile.battery ? { emptyV: profile.battery.emptyV, lowV: profile.battery.lowV, fullV: profile.battery.fullV } : null,
@@ -152,7 +154,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       battery: { ...bat, level: b ? Math.max(0, Math.min(1, (bat.volts - b.emptyV) / (b.fullV - b.emptyV))) : null },
       tone: board.tone,
       segments: redacted(screenViews(board)),
-      pressed: board.keys.filter((k) => board.isPressed(k.id) && (view.shield || !makerKeys.has(k.id))).map((k) => k.id),
+      // (Brain Flip's Master answers in the open: the page leaves the codemaker pad uncovered then.)
+      pressed: board.keys
+        .filter((k) => board.isPressed(k.id) && (view.shield || !makerKeys.has(k.id) || status.screen === "brainflip"))
+        .map((k) => k.id),
       errors: board.errors.slice(-20),
       console: board.consoleLog.slice(-40),
       view: { ...view },
@@ -259,7 +264,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const showBoard = (c: Command) => formatBoard(board, { showSecret: view.shield, title: `show (line ${c.line})` });
 
   /** Runs script lines; returns the text picture of every `show` (the secret only while the shield is open). */
-  const command = (text: string, cpuMs = COMMAND_CPU_MS): string[] => runParsed(parseScript(text, profile), cpuMs);
+  const command = (text: string, cpuMs = COMMAND_CPU_MS): string[] => runParsed(parseScript(text, unit), cpuMs);
   const runParsed = (cmds: Command[], cpuMs: number): string[] => {
     if (!(board instanceof VirtualBoard)) throw new Error("the real interpreter runs commands with runParsedReal");
     const budget = new CommandBudget(cpuMs, MAX_COMMAND_VIRTUAL_MS);
@@ -310,7 +315,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     realQueue = p.catch(() => {});
     return p;
   };
-  const commandReal = (text: string): Promise<string[]> => runParsedReal(parseScript(text, profile));
+  const commandReal = (text: string): Promise<string[]> => runParsedReal(parseScript(text, unit));
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
@@ -341,7 +346,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     events,
     flush,
     async run(text) {
-      const cmds = parseScript(text, profile);
+      const cmds = parseScript(text, unit);
       const shown = real ? await runParsedReal(cmds) : runParsed(cmds, COMMAND_CPU_MS);
       return { now: board.now, ran: cmds.map(formatCommand), shown };
     },

@@ -1,4 +1,5 @@
 /** The web server's public shapes and limits: its options, the state it sends, the simulator handle it returns. */
+import type { UnitProfile } from "../../hardware/unit-profile.ts";
 import type { VirtualBoard } from "../board/board.ts";
 import type { EspruinoBoard } from "../espruino/engine.ts";
 import type { UnitGeometry } from "../../hardware/geometry.ts";
@@ -27,8 +28,8 @@ export const REAL_COMMAND_MS = 20_000;
 export interface SimulatorOptions {
   /** The virtual board (default), or the real Espruino interpreter in $BRAINBOARD_ESPRUINO_DIR (from RAM, in real time). */
   engine?: "sim" | "espruino";
-  /** Profile name or path (default r1-pico); must match the bundle. */
-  profile?: string;
+  /** Profile name or path (default r1-pico), or one compiled already (hardware/unit-profile.ts); must match the bundle. */
+  profile?: string | UnitProfile;
   /** The bundle's code (default: dist/firmware.js). */
   firmware?: string;
   /** Port to listen on (default 8080; 0 for any free port). */

@@ -35,7 +35,7 @@ import { parseArgs } from "node:util";
 import { buildFirmware } from "../../firmware/tools/build.ts";
 import type { PresetId } from "../../firmware/core/types.ts";
 import { espruinoBinary, espruinoMissing, type EspruinoBuild } from "../../sim/espruino/binary.ts";
-import { EspruinoBoard } from "../../sim/espruino/engine.ts";
+import { EspruinoBoard, type EngineStats } from "../../sim/espruino/engine.ts";
 import { parseScript, runCommandsAsync, SCRIPT_BOOT_MS } from "../../sim/play/script.ts";
 import { playKeyedMatch } from "../engines/play.ts";
 import { playAgainstUnit } from "./real-play.ts";
@@ -79,7 +79,9 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+/** Of no samples: NaN (reported as not measured, never as a figure that meets its bound). */
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
 
 /** Pico factors, one per calibration run through the bench. */
 const factors: number[] = [];
@@ -116,6 +118,8 @@ const moves: number[] = [];
 /** Hint ms here, per variant ("race+"...). */
 const hintsByVariant: Record<string, number[]> = {};
 let stallMax = 0;
+/** Which task the longest was: the game, and what was going on (see describeStall). */
+let stallTask = "";
 /** Time the prelude spent modelling the board's native functions (pins, watches), kept out of every figure above. */
 let boardModelMs = 0;
 const problems: string[] = [];
@@ -127,25 +131,61 @@ const problems: string[] = [];
  */
 const TIME_PASSES = values.quick ? 1 : 2;
 
-async function timed(what: string, play: (b: EspruinoBoard) => Promise<void>): Promise<void> {
-  let longest = Infinity;
+/** What the host did during a game, by the LED frames reported by then: the keys pressed and the watcher's events. */
+type Notes = { n: number; text: string }[];
+/** A game's play: `note` records what it is doing (a key, a row, a hint), to say which task was the longest. */
+type Play = (b: EspruinoBoard, note: (text: string) => void) => Promise<void>;
+
+async function timed(what: string, play: Play): Promise<void> {
+  let longest = { ms: Infinity, task: "" };
   for (let pass = 0; pass < TIME_PASSES; pass++) {
     calibrate();
-    longest = Math.min(longest, await timedPass(what, play));
+    const p = await timedPass(what, play);
+    if (p.ms < longest.ms) longest = p;
   }
-  stallMax = Math.max(stallMax, longest);
-  log(`  ${what}: longest task ${round(longest)} ms (least of ${TIME_PASSES} passes)`);
+  if (longest.ms > stallMax) {
+    stallMax = longest.ms;
+    stallTask = `${what}: ${longest.task}`;
+  }
+  log(`  ${what}: longest task ${round(longest.ms)} ms (least of ${TIME_PASSES} passes): ${longest.task}`);
 }
 
-/** One pass of a game; its longest task (ms). */
-async function timedPass(what: string, play: (b: EspruinoBoard) => Promise<void>): Promise<number> {
+/**
+ * Which task was the longest, from the prelude's stats (stallAt: the LED frames written by its end) and what the host
+ * was doing by then: the task that wrote that frame (a key's scan, or another task: a render, a slice of thought, a
+ * save) or one after it, with the last key pressed and the watcher's last event before it.
+ */
+function describeStall(b: EspruinoBoard, s: EngineStats, notes: Notes): string {
+  const at = (s as EngineStats & { stallAt?: number }).stallAt ?? -1;
+  const f = b.frames.find((x) => x.n === at);
+  const kind = !f
+    ? `a task before the first LED frame`
+    : f.toWrite >= 0 && f.busyAt - f.busyBefore >= s.stallMax - 0.01
+      ? `the task that wrote LED frame ${at} (${f.scan ? "a key's scan" : "not a key's: a render, a slice of thought or a save"})`
+      : `a task after LED frame ${at}, writing none (a slice of thought, a save or a scan)`;
+  const before = notes.filter((x) => x.n <= at);
+  const key = [...before].reverse().find((x) => x.text.startsWith("key "));
+  const event = [...before].reverse().find((x) => !x.text.startsWith("key "));
+  return [kind, key && `after ${key.text}`, event && `after "${event.text}"`].filter(Boolean).join(", ");
+}
+
+/** One pass of a game; its longest task (ms) and which it was. */
+async function timedPass(what: string, play: Play): Promise<{ ms: number; task: string }> {
   const b = new EspruinoBoard({ firmware, niceness: TIME_NICENESS });
+  const notes: Notes = [];
+  const frameN = () => (b.frames.length ? b.frames[b.frames.length - 1].n : 0);
+  const note = (text: string) => notes.push({ n: frameN(), text });
+  const press = b.press.bind(b);
+  b.press = (key: string) => {
+    note(`key ${key}`);
+    press(key);
+  };
   try {
     await b.powerOn();
     await b.advance(SCRIPT_BOOT_MS);
     await b.stats(true);
     const from = b.frames.length;
-    await play(b);
+    await play(b, note);
     const s = await b.stats();
     boardModelMs += s.hw;
     for (const f of b.frames.slice(from)) {
@@ -153,11 +193,12 @@ async function timedPass(what: string, play: (b: EspruinoBoard) => Promise<void>
       (f.scan ? keyTimes : renderTimes).push(f.toWrite);
     }
     if (b.errors.length) problems.push(`${what}: ${b.errors.join("; ")}`);
-    return s.stallMax;
+    return { ms: s.stallMax, task: describeStall(b, s, notes) };
   } catch (e) {
     problems.push(`${what}: ${(e as Error).message}`);
-    return 0;
+    return { ms: 0, task: "failed" };
   } finally {
+    b.press = press;
     await b.close();
   }
 }
@@ -173,8 +214,12 @@ const variants: [PresetId, boolean][] = values.quick
   ? [["race", true]]
   : (["brainiac", "travel", "race"] as PresetId[]).flatMap((p) => [false, true].map((h) => [p, h] as [PresetId, boolean]));
 for (const [preset, harder] of variants)
-  await timed(`${preset}${harder ? " (harder)" : ""}, roles 4 then 3`, async (b) => {
-    const r = await playAgainstUnit(b, preset, harder, { games: 2, hints: true, log: moveLog });
+  await timed(`${preset}${harder ? " (harder)" : ""}, roles 4 then 3`, async (b, note) => {
+    const log = (line: string) => {
+      note(line.trim());
+      moveLog?.(line);
+    };
+    const r = await playAgainstUnit(b, preset, harder, { games: 2, hints: true, log });
     moves.push(...r.moves);
     (hintsByVariant[preset + (harder ? "+" : "")] ??= []).push(...r.hints);
   });
@@ -188,6 +233,8 @@ log(`memory (${MEMORY_BUILD}, flashed with npm run flash over telnet, booted fro
 let jsvarsBoot = NaN;
 let jsvarsPeak = NaN;
 let jsvarsTotal = NaN;
+/** Why the memory run gave no figures (its first line), when it failed. */
+let memoryFailure = "";
 {
   const base = spawnSync(espruinoBinary(MEMORY_BUILD)!, ["-e", 'print("USAGE "+process.memory().usage);quit();'], {
     cwd: mkdtempSync(join(tmpdir(), "brainboard-base-")),
@@ -211,6 +258,7 @@ let jsvarsTotal = NaN;
     if (b.errors.length) problems.push(`memory run: ${b.errors.join("; ")}`);
   } catch (e) {
     problems.push(`memory run: ${(e as Error).message}`);
+    memoryFailure = (e as Error).message.split("\n")[0];
   } finally {
     await b.close();
   }
@@ -223,9 +271,9 @@ const figures = {
   renderMs: round(median(renderTimes), 3),
   stallMaxMs: round(stallMax, 3),
   moveMeanMs: round(mean(moves), 3),
-  moveMaxMs: round(Math.max(0, ...moves), 3),
+  moveMaxMs: round(max(moves), 3),
   hintMeanMs: round(mean(hints), 3),
-  hintMaxMs: round(Math.max(0, ...hints), 3),
+  hintMaxMs: round(max(hints), 3),
   jsvarsBoot,
   jsvarsPeak,
 };
@@ -240,10 +288,20 @@ const pico = {
   hintMaxMs: toPico(figures.hintMaxMs),
 };
 const hintsPico = Object.fromEntries(
-  Object.entries(hintsByVariant).map(([v, xs]) => [v, { hints: xs.length, meanMs: toPico(mean(xs)), maxMs: toPico(Math.max(0, ...xs)) }]),
+  Object.entries(hintsByVariant).map(([v, xs]) => [v, { hints: xs.length, meanMs: toPico(mean(xs)), maxMs: toPico(max(xs)) }]),
 );
 const checked: Record<string, number> = { ...pico, jsvarsPeak };
-const checks = Object.entries(BOUNDS).map(([what, bound]) => ({ what, value: checked[what], bound, ok: checked[what] <= bound }));
+/** Why a figure has no value (never NaN in the report): the memory run failed, or nothing of the kind was timed. */
+function notMeasured(what: string): string {
+  if (what.startsWith("jsvars")) return memoryFailure || "the memory run gave no figure";
+  return `nothing of the kind was timed (${problems.length ? "see the problems" : "no samples"})`;
+}
+/** A figure not measured counts as a missed bound, with the reason. */
+const checks = Object.entries(BOUNDS).map(([what, bound]) => {
+  const value = checked[what];
+  if (!Number.isFinite(value)) return { what, value: null, bound, ok: false, notMeasured: notMeasured(what) };
+  return { what, value, bound, ok: value <= bound };
+});
 if (!hints.length) problems.push("no hint was measured");
 const ok = checks.every((c) => c.ok) && problems.length === 0;
 const result = {
@@ -254,6 +312,8 @@ const result = {
   calibrations: factors.length,
   ...figures,
   jsvarsTotal,
+  /** Which task was the longest (the game, the frame and what was going on). */
+  stallTask,
   boardModelMs: round(boardModelMs, 1),
   samples: { keys: keyTimes.length, renders: renderTimes.length, moves: moves.length, hints: hints.length },
   pico,
@@ -270,12 +330,13 @@ else {
   for (const c of checks) {
     const here = (figures as Record<string, number>)[c.what];
     console.log(
-      `${c.what.padEnd(12)}  ${String(c.what === "jsvarsPeak" ? "" : here).padStart(9)}   ${String(c.value).padStart(13)}   <= ${String(c.bound).padEnd(6)} ${c.ok ? "ok" : "MISSED"}`,
+      `${c.what.padEnd(12)}  ${String(c.what === "jsvarsPeak" || c.value === null ? "" : here).padStart(9)}   ${String(c.value ?? "-").padStart(13)}   <= ${String(c.bound).padEnd(6)} ${c.ok ? "ok" : "MISSED"}${c.notMeasured ? ` (not measured: ${c.notMeasured})` : ""}`,
     );
   }
   for (const [v, h] of Object.entries(hintsPico))
     console.log(`  hints ${v.padEnd(10)} ${h.hints} asked, mean ${h.meanMs} ms, worst ${h.maxMs} ms (Pico)`);
-  console.log(`jsvarsBoot    ${jsvarsBoot} of ${jsvarsTotal} (${MEMORY_BUILD})`);
+  console.log(`jsvarsBoot    ${Number.isFinite(jsvarsBoot) ? `${jsvarsBoot} of ${jsvarsTotal}` : "not measured"} (${MEMORY_BUILD})`);
+  if (stallTask) console.log(`longest task  ${stallTask}`);
   for (const p of problems) console.log(`problem: ${p}`);
 }
 if (values.write) await writeBlock("real", docsBlock());
@@ -292,10 +353,10 @@ function docsBlock(): string {
     hintMaxMs: "a hint, worst (every variant)",
     jsvarsPeak: "JsVars at the peak",
   };
-  const sec = (ms: number) => (ms >= 1000 ? `${round(ms / 1000, 2)} s` : `${round(ms, 0)} ms`);
+  const sec = (ms: number) => (!Number.isFinite(ms) ? "not measured" : ms >= 1000 ? `${round(ms / 1000, 2)} s` : `${round(ms, 0)} ms`);
   const rows = checks.map((c) => [
     names[c.what] ?? c.what,
-    c.what === "jsvarsPeak" ? (Number.isNaN(c.value) ? "not measured" : String(c.value)) : sec(c.value),
+    c.value === null ? "not measured" : c.what === "jsvarsPeak" ? String(c.value) : sec(c.value),
     c.what === "jsvarsPeak" ? String(c.bound) : sec(c.bound),
     c.ok ? "met" : "**missed**",
   ]);
@@ -304,11 +365,11 @@ function docsBlock(): string {
     `Measured by \`npm run bench:real -- --write\`${values.quick ? " (--quick)" : ""} on ${measuredOn()}; Pico factor ${result.picoFactor} (median of ${factors.length} calibrations, ${result.picoFactorRange.join(" to ")}); JsVars on \`${MEMORY_BUILD}\`. ${ok ? "Every bound met." : "Not every bound met."}`,
     "",
     `- A key lights its LEDs about ${sec(pico.keyMs)} after the scan that sees it (the median key; a re-render, ${sec(pico.renderMs)}).`,
-    `- Nothing holds the unit up longer than about ${sec(pico.stallMaxMs)}: a key pressed meanwhile waits that long for its frame.`,
+    `- Nothing holds the unit up longer than about ${sec(pico.stallMaxMs)}: a key pressed meanwhile waits that long for its frame${stallTask ? ` (the longest task: ${stallTask})` : ""}.`,
     `- As codebreaker the unit takes about ${sec(pico.moveMeanMs)} a move on average and ${sec(pico.moveMaxMs)} at worst, after the answer's OK.`,
     `- A hint asked right after a row shows within ${sec(pico.hintMaxMs)} at worst, ${sec(pico.hintMeanMs)} on average.`,
-    Number.isNaN(jsvarsPeak)
-      ? "- JsVars were not measured: the memory run failed (below)."
+    !Number.isFinite(jsvarsPeak)
+      ? `- JsVars not measured: ${notMeasured("jsvarsPeak")}.`
       : `- The firmware holds ${jsvarsBoot} JsVars after boot and ${jsvarsPeak} at the peak, of ${jsvarsTotal}.`,
     "",
     table(["on a Pico", "estimate", "bound", ""], rows),

@@ -16,6 +16,7 @@ import { buildFirmware, BUNDLE_BOUND_BYTES } from "../../firmware/tools/build.ts
 import { STATE_RESERVE_BYTES } from "../../firmware/tools/flash.ts";
 import { solverTablesFor, storageUse } from "../../firmware/tools/tables.ts";
 import { BOARDS } from "../../hardware/boards.ts";
+import { SOLVER_SLICE } from "../../firmware/ui/codebreaker.ts";
 import { codeSpaceSize } from "../../firmware/core/presets.ts";
 import { measuredSecrets } from "../../firmware/tools/solver/generate.ts";
 import { playAll } from "../../firmware/tools/solver/play.ts";
@@ -29,8 +30,8 @@ import {
   type Variant,
 } from "../../firmware/tools/solver/variants.ts";
 
-/** Evaluations per solverStep call: about 0.3 s on the Pico (600 a second). */
-const SLICE = 180;
+/** Evaluations per solverStep call, as the firmware slices its work. */
+const SLICE = SOLVER_SLICE;
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 export interface BenchRow {

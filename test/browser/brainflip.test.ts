@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { PICTURES } from "../../sim/views/pictures.ts";
 import { chromiumFor, click, freeze, openSimulatorPage, RESULTS } from "./helpers.ts";
 
@@ -83,4 +84,39 @@ describe("Brain Flip on the simulator page in Chromium", () => {
       await close();
     }
   });
+
+  /** The scale a card's face is drawn at now (1: on its key). */
+  const scaleOf = (page: Page, key: string) =>
+    page.locator(`.key[data-key="${key}"] .card-face`).evaluate((e) => new DOMMatrixReadOnly(getComputedStyle(e).transform).a);
+
+  for (const [name, viewport] of [
+    ["clicked", { width: 1400, height: 900 }],
+    ["tapped on a phone", { width: 390, height: 844 }],
+  ] as const)
+    it.skipIf(!executable)(`shows the Master's card larger, with its name, when it is ${name}`, async () => {
+      const { sim, page, pageErrors, close } = await openSimulatorPage(executable!, 6, viewport);
+      const touch = viewport.width < 760;
+      const press = (key: string) => (touch ? page.tap(`.key[data-key="${key}"]`) : page.click(`.key[data-key="${key}"]`, { delay: 90 }));
+      try {
+        await press("p14");
+        await page.waitForTimeout(150);
+        await press("p66");
+        await page.waitForFunction(() => document.querySelectorAll("#unit .key.card").length === 36);
+        expect(await scaleOf(page, "p23")).toBe(1);
+        // The Master picks card 8 (p23): it grows at once and names its picture, then lies back on its key.
+        await press("p23");
+        await page.waitForTimeout(300);
+        expect(await scaleOf(page, "p23")).toBeGreaterThan(1.5);
+        expect(await page.locator('.key[data-key="p23"] .card-name').innerText()).toBe(PICTURES[sim.deal!.pictures[8]].name);
+        await page.waitForFunction(() => !document.querySelector('.key[data-key="p23"]')?.classList.contains("shown"), undefined, {
+          timeout: 3000,
+        });
+        await page.waitForTimeout(400);
+        expect(await scaleOf(page, "p23")).toBeLessThan(1.5);
+        expect(sim.state().status.line).toMatch(/ask a yes\/no question/);
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
 });

@@ -31,7 +31,8 @@ async function openPage<S extends { url: string; close(): Promise<void> }>(
   viewport: { width: number; height: number },
   ready: () => boolean,
 ): Promise<Omit<OpenPage, "sim"> & { sim: S }> {
-  const browser = await launchChromium(executable, viewport);
+  // A phone's window (narrower than a laptop's) has a touch screen.
+  const browser = await launchChromium(executable, viewport, 1, viewport.width < 760);
   const close = async () => {
     await browser.close();
     await sim.close();

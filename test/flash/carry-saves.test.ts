@@ -14,7 +14,7 @@ import { BOARDS, PAD_FILE } from "../../hardware/boards.ts";
 import { VirtualBoard } from "../../sim/board/board.ts";
 import { VirtualStorage } from "../../sim/board/storage.ts";
 import { replayUpload } from "./replay.ts";
-import { OLD_SAVE, playedMatch, UNIT_MAKES } from "./saves.ts";
+import { LISTED_SETTINGS, listedSettingsSave, OLD_SAVE, playedMatch, UNIT_MAKES } from "./saves.ts";
 import { firmwareBundle } from "../device/helpers.ts";
 import { decodeSlot, expandKeys, type Slot } from "../../firmware/save-format.ts";
 import { keepSlot, upgradeSlot, type KeptSlot } from "../../firmware/tools/save-upgrade.ts";
@@ -241,18 +241,16 @@ describe("the simulator's flash carries the saved game as npm run flash does", (
     expect(unit.consoleLocked).toBe(true);
   });
 
-  it("brings format 2's first settings (an object under the BB2 header, before they became a list) up to date, and the unit resumes the game", () => {
-    // OLD_SAVE as the first format-2 firmwares wrote it: phase by number, version 2, the settings still an object.
-    const json = OLD_SAVE.slice(OLD_SAVE.indexOf("{")).replace('"v":1', '"v":2').replace('"Kt":"guess"', '"Kt":1');
-    const first = `BB2|5|${saveCrc(json)}|${json}`;
-    expect((decodeSlot(first, saveCrc) as Slot).data).toMatchObject({ p: { n: "brainiac" } });
-    const kept = keepSlot("bb.s1", first, saveCrc) as KeptSlot;
+  it("brings format 2's settings as a list (as the firmwares before the named settings wrote them, under the same BB2 header) up to date, and the unit resumes the game", () => {
+    const listed = listedSettingsSave();
+    expect((decodeSlot(listed, saveCrc) as Slot).data).toMatchObject({ p: LISTED_SETTINGS });
+    const kept = keepSlot("bb.s1", listed, saveCrc) as KeptSlot;
     expect(kept).toMatchObject({ seq: 5, format: 2, upgraded: true, locksConsole: true });
-    expect(kept.text).toBe(upgradeSim(OLD_SAVE)); // the same as format 1 brought up
+    expect(kept.text).toBe(upgradeSim(OLD_SAVE)); // the same as format 1 brought up: the settings by name
     // a current save is carried as it is
     expect(keepSlot("bb.s1", kept.text, saveCrc)).toMatchObject({ text: kept.text, upgraded: false });
     const unit = new VirtualBoard({ firmware: firmwareBundle() });
-    unit.storage.write("bb.s1", first);
+    unit.storage.write("bb.s1", listed);
     unit.flash(v2());
     expect(unit.storage.readString("bb.s1")).toBe(kept.text);
     unit.powerOn();

@@ -1,7 +1,8 @@
 /**
  * The list of games (firmware/ui/games.ts) is all a new game needs beyond its rules and its screen: a
  * bundle built with Tally (test/registry/tally: a core module, a screen, a list with one more entry)
- * offers it on the menu, plays it through keys and LEDs, saves it and resumes it after a power cut.
+ * offers it on the menu, plays it through keys and LEDs, saves it and resumes it after a power cut; and the
+ * page's status says what it shows from Tally's own status entry (tally/status.ts), handed to the reader.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,8 @@ import { buildFirmware } from "../../firmware/tools/build.ts";
 import { VirtualBoard } from "../../sim/board/board.ts";
 import { GAMES } from "../../firmware/ui/games.ts";
 import type { SavedState } from "../../firmware/ui/game.ts";
+import { GAME_STATUSES, StatusReader } from "../../sim/views/status.ts";
+import { TALLY_STATUS } from "./tally/status.ts";
 
 const GAMES_WITH_TALLY = fileURLToPath(new URL("./tally/games.ts", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "brainboard-tally-"));
@@ -79,6 +82,33 @@ describe("a game added through the list of games alone", () => {
     board.advance(1000);
     // The codebreaker's pad: six colour keys, OK green.
     expect(pad(board, 0, 5, 35)).toEqual(["red", "orange", "green"]);
+  });
+});
+
+describe("a game added to the list has a status on the page from its own entry", () => {
+  it("the menu names it and its settings, and its screen says the count and what to do next", () => {
+    const board = boot();
+    const reader = new StatusReader(board, [...GAME_STATUSES, TALLY_STATUS]);
+    board.tap("p15");
+    let s = reader.status();
+    expect(s.screen).toBe("menu");
+    expect(s.game).toBe("Tally, counting to 5 together");
+    expect(s.line).toMatch(/^Menu: Tally, counting to 5 together\. Each pad row is one setting \(row 1 the game, row 5 brightness\)/);
+    board.tap("p66");
+    board.tap("p11");
+    board.tap("p11");
+    s = reader.status();
+    expect(s.screen).toBe("tally");
+    expect(s.line).toBe("Tally: 2 of 5 counted; the green key counts one more.");
+    expect(s.facts).toEqual([{ label: "count", value: "2 of 5" }]);
+    expect(s.board.about).toMatch(/^Tally: the board of \d+ × \d+ is not used$/);
+    // Back on the menu, a game it can resume: OK asks twice, and its numbers show.
+    board.tap("p61");
+    s = reader.status();
+    expect(s.screen).toBe("menu");
+    expect(s.line).toContain("a game is in progress");
+    expect(s.line).toContain("resume (row 6, column 5, cyan) goes back to the game in progress");
+    expect(s.facts).toEqual([{ label: "count", value: "2 of 5" }]);
   });
 });
 

@@ -5,7 +5,6 @@
  * 3 s after boot, and a console line "brainboard: save not used..."); it never crashes, shows
  * the menu and answers keys.
  */
-import { S_GAME } from "../../firmware/ui/settings.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { VirtualBoard } from "../../sim/board/board.ts";
 import { Prng } from "../../firmware/tools/prng.ts";
@@ -73,7 +72,7 @@ function expectDiscarded(board: VirtualBoard): void {
   // It answers keys: choose the travel unit, then start a match.
   board.tap(gridKey(1), 30, 30);
   expect(board.colours("pad")[1], "the travel unit chosen on the menu").toBe("white");
-  expect(readSavedState(board)?.settings[S_GAME]).toBe("travel");
+  expect(readSavedState(board)?.settings.preset).toBe("travel");
   board.tap(gridKey(G_OK), 30, 30);
   expect(readSavedState(board)?.screen, "a match started with OK").toBe("play");
   expect(firmwareFailures(board), "failures after keys").toEqual([]);

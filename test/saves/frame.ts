@@ -25,9 +25,9 @@ export function layoutFor(p: Profile): Layout {
 export function restoredApp(p: Profile, state: SavedState | null, now = 0): { app: App; refused: string } {
   const app = new App(layoutFor(p), () => 0.5);
   const tables = solverTablesFor(p.pegs);
-  app.play.tableReader = (name) => tables.find((t) => t.name === name)?.bytes;
+  app.readTable = (name) => tables.find((t) => t.name === name)?.bytes;
   const refused = state ? app.restore(structuredClone(state), now) : "";
-  while (app.play.busy) app.play.think(now);
+  while (app.worker.working()) app.worker.think(now);
   return { app, refused };
 }
 

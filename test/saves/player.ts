@@ -4,7 +4,6 @@
  * Mostly sensible moves, sometimes wrong ones (refused codes, wrong feedback, Master mistakes), so
  * that every path of the rules is played. Used by the power-cut test and the fuzzer.
  */
-import { S_GAME, settingsByName } from "../../firmware/ui/settings.ts";
 import type { Profile } from "../../hardware/profile.ts";
 import type { Prng } from "../../firmware/tools/prng.ts";
 import type { SavedState } from "../../firmware/ui/app.ts";
@@ -62,16 +61,16 @@ export function playsGoal(s: SavedState | null, goal: Goal): boolean {
   if (!s) return false;
   if (goal.game === "brainflip") {
     const f = s.flip;
-    return f !== null && s.settings[S_GAME] === "brainflip" && f.config.mode === goal.flipMode && f.config.players === goal.players;
+    return f !== null && s.settings.preset === "brainflip" && f.config.mode === goal.flipMode && f.config.players === goal.players;
   }
   const m = s.match;
-  return m !== null && s.settings[S_GAME] === goal.game && m.config.mode === goal.mode && m.config.harder === goal.harder;
+  return m !== null && s.settings.preset === goal.game && m.config.mode === goal.mode && m.config.harder === goal.harder;
 }
 
 /** The state's game is one to go on with (not over). */
 function resumable(s: SavedState): boolean {
-  if (s.settings[S_GAME] === "brainflip") return s.flip !== null && !s.flip.over;
-  return s.match !== null && !s.match.over && s.match.config.preset === s.settings[S_GAME];
+  if (s.settings.preset === "brainflip") return s.flip !== null && !s.flip.over;
+  return s.match !== null && !s.match.over && s.match.config.preset === s.settings.preset;
 }
 
 export class Player {
@@ -109,9 +108,9 @@ export class Player {
 
   /** On the menu: the goal's settings, then OK (or resume the goal's game). */
   menu(s: SavedState, goal: Goal): Move {
-    if (playsGoal(s, goal) && resumable(s) && s.settings[S_GAME] === goal.game) return { label: "resume", keys: [gridKey(G_RESUME)] };
+    if (playsGoal(s, goal) && resumable(s) && s.settings.preset === goal.game) return { label: "resume", keys: [gridKey(G_RESUME)] };
     const keys: string[] = [gridKey(GAME_IDS.indexOf(goal.game))];
-    const set = settingsByName(s.settings);
+    const set = s.settings;
     if (goal.game === "brainflip") {
       keys.push(gridKey(6 + (goal.flipMode === "flip" ? 0 : 1)));
       keys.push(gridKey(12 + FLIP_PLAYERS_MENU.indexOf(goal.players)));

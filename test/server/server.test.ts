@@ -117,6 +117,13 @@ describe("the simulator's server", () => {
     const html = await (await fetch(sim.url)).text();
     expect(html).toContain("<title>Brainboard simulator</title>");
     expect((await fetch(new URL("app.js", sim.url))).headers.get("content-type")).toContain("javascript");
+    // The style sheet comes in one piece: its parts (style/*.css) bundled in, none left to import.
+    const css = await fetch(new URL("style.css", sim.url));
+    expect(css.headers.get("content-type")).toContain("text/css");
+    const sheet = await css.text();
+    expect(sheet).not.toContain("@import");
+    expect(sheet).toContain(".shield-cover");
+    expect(sheet).toContain(".watch-log");
     const layout = (await (await fetch(new URL("api/layout", sim.url), { headers: sim.headers })).json()) as SimLayout;
     expect(layout.geometry.leds.length).toBe(60 + 60 + 5 + 30 + 2);
     expect(layout.shortcuts.find((s) => s.combo === "Enter")?.id).toBe("p66");

@@ -1,6 +1,6 @@
 /**
  * Node side of the solver generator: writes a decision tree as the table format that
- * firmware/core/solver.ts reads (documented there and in README.md beside this file).
+ * firmware/core/solver.ts reads (documented in solver-format.ts there and in README.md beside this file).
  *
  * Book nodes sit at the top, where the unit does not hold the candidates; below them, candidate
  * nodes, whose guess is mostly an index into the candidates the unit enumerated (a few bits) and
