@@ -80,6 +80,8 @@ export class KeyScanner {
   private steady = false;
   private steadyFrom = 0;
   private fullBy = 0;
+  /** As row bits, the rows holding a key that needs a look (down, counting or stuck), as the last scan left them. */
+  private busyRows = 0;
   /** The row lines' levels that drive low the rows holding no key (the others float). */
   private quietRows = 0;
 
@@ -112,19 +114,15 @@ export class KeyScanner {
   }
 
   private arm(): void {
-    const cols = this.cols;
-    const wake = this.wakeNow;
-    const ids = this.watches;
-    for (let i = 0; i < cols.length; i++) {
-      const id = setWatch(wake, cols[i], WATCH);
-      if (id !== undefined) ids.push(id);
+    for (let i = 0; i < this.cols.length; i++) {
+      const id = setWatch(this.wakeNow, this.cols[i], WATCH);
+      if (id !== undefined) this.watches.push(id);
     }
   }
 
   private disarm(): void {
-    const ids = this.watches;
-    if (!ids.length) return;
-    for (let i = 0; i < ids.length; i++) clearWatch(ids[i]);
+    if (!this.watches.length) return;
+    for (let i = 0; i < this.watches.length; i++) clearWatch(this.watches[i]);
     this.watches = [];
   }
 
@@ -199,7 +197,8 @@ export class KeyScanner {
     // A key being debounced is in row `lead`: its row goes first, so that its event (and its frame) waits for
     // no other row's read (the rest follow, wrapping round).
     const lead = this.lead;
-    if (!ghost)
+    // (No contact closed and no key needing a look: the rows are not gone through at all.)
+    if (!ghost && (anyClosed || this.busyRows))
       for (let i = 0; i < nRows; i++) {
         const r = (lead + i) % nRows;
         if (!anyClosed) {
@@ -257,6 +256,8 @@ export class KeyScanner {
         // A key's event ends the task (its frame is out): the other rows are read at the next scan, a full one.
         if (taken) break;
       }
+    // The rows holding a key that needs a look (all of them, to be safe, when a key's event ended the scan early).
+    if (!ghost) this.busyRows = taken ? all : quiet;
     if (live || ghost) {
       // (Keys down, none of them stuck or counting, and every row read.)
       this.steady = !ghost && !counting && !taken && fullBy < Infinity;

@@ -137,21 +137,6 @@ export class CodebreakerPicture {
     if (cursorOn) for (let i = 0; i < rules.pegs; i++) if (frame[keysStart + i] === OFF) frame[keysStart + i] = HOLE;
   }
 
-  /**
-   * The status LEDs, which follow the match's state alone (so they are part of the base): whose move (the codemaker's
-   * colour while the secret or feedback is awaited, else the codebreaker's; at the match's end the winner's), and on LED
-   * 2 wrong information (red, dark in the blink's off half: drawWrong), a solve (green) or a failed game (orange).
-   */
-  private drawStatus(base: Uint8Array, L: Layout, m: MatchState): void {
-    if (L.seg.status < 0) return;
-    const game = m.game;
-    const mover = game.phase === PHASE_SECRET || game.phase === PHASE_FEEDBACK ? m.maker : 1 - m.maker;
-    base[L.seg.status] = m.over ? (m.winner >= 0 ? PLAYER_COLOURS[m.winner] : WHITE) : PLAYER_COLOURS[mover];
-    if (L.segLen.status < 2) return;
-    const alert = L.seg.status + 1;
-    base[alert] = m.wrongInfo ? RED : game.phase === PHASE_SOLVED ? GREEN : game.phase === PHASE_FAILED ? ORANGE : OFF;
-  }
-
   /** The rows played, the scores and the secret shown (or null), brought up to date (usually: nothing, or the one new row). */
   private drawBase(m: MatchState, L: Layout, rules: Rules, shift: number, secret: Code | null): Uint8Array {
     const base = this.base;
@@ -186,7 +171,18 @@ export class CodebreakerPicture {
       this.baseScores = scores;
       this.drawScores(base, L, rules, m.scores);
     }
-    this.drawStatus(base, L, m);
+    // The status LEDs follow the match's state alone: whose move (the codemaker's colour while the secret or feedback
+    // is awaited, else the codebreaker's; at the match's end the winner's), and on LED 2 wrong information (red, dark
+    // in the blink's off half: drawWrong), a solve (green) or a failed game (orange).
+    const st = L.seg.status;
+    if (st < 0) return base;
+    const phase = m.game.phase;
+    base[st] = m.over
+      ? m.winner >= 0
+        ? PLAYER_COLOURS[m.winner]
+        : WHITE
+      : PLAYER_COLOURS[phase === PHASE_SECRET || phase === PHASE_FEEDBACK ? m.maker : 1 - m.maker];
+    if (L.segLen.status > 1) base[st + 1] = m.wrongInfo ? RED : phase === PHASE_SOLVED ? GREEN : phase === PHASE_FAILED ? ORANGE : OFF;
     return base;
   }
 

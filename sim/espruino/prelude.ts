@@ -146,16 +146,16 @@ var watches=[],nextWatch=1;
 var oSetTimeout=setTimeout,oSetInterval=setInterval;
 var frame=new Uint8Array(LEDS*3),frameN=0,ledPower=PWRPIN<0?1:0,tone=0,sleepOk=0,locked=0,wdog=0;
 var batV=0,usb=0,seed=1;
-var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0;
+var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0,memPeakAt=0;
 // Key moves are made one at a time, in the order the host sent them (whatever key each is for), as a
 // person's fingers would: the next move is made only once the last one has been taken, that is, its bounce
 // is over, the scanner has read the new state in SEEN_NEEDED scans in a row (bounce resets the count; the
-// firmware debounces over 3) and it has lasted its minimum time. When the event loop is slow the moves
+// firmware debounces over 3; a scan reading the key's row more than once counts once: SEENT, its task) and it has lasted its minimum time. When the event loop is slow the moves
 // fall behind the host's commands, but never overtake each other: an OK is never pressed before the
 // exact presses sent ahead of it have been taken. A move to the state the key is already in is no move.
 // Q: pending moves [key, state, minMs, report]; ACTIVE: keys whose last move is not yet taken; LASTK: the
 // key of the last move made; SYNCS: sync(n) calls waiting for every move to be taken.
-var SEEN_NEEDED=4,SEEN=new Uint8Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length),BDONE=new Uint8Array(KROW.length);
+var SEEN_NEEDED=4,SEEN=new Uint8Array(KROW.length),SEENT=new Float64Array(KROW.length),TARGET=new Uint8Array(KROW.length),MOVED=new Float64Array(KROW.length),MINMS=new Float64Array(KROW.length),BDONE=new Uint8Array(KROW.length);
 var Q=[],ACTIVE=[],pumping=0,LASTK=-1,SYNCS=[];
 function now(){return getTime()*1000;}
 function report(s){var t=getTime();print(MARK+s);reportT+=getTime()-t;}
@@ -190,7 +190,7 @@ function run(fn,a){
   var d=(getTime()-t0-reportT)*1000;busy+=d;tasks++;
   if(d>stallMax){stallMax=d;stallAt=frameN;}
   taskStart=-1;
-  if(TRACKMEM&&process.memory(false).usage>memPeak){var u=process.memory().usage;if(u>memPeak)memPeak=u;}}
+  if(TRACKMEM&&process.memory(false).usage>memPeak){var u=process.memory().usage;if(u>memPeak){memPeak=u;memPeakAt=frameN;}}}
 }
 function colOf(p){for(var c=0;c<NC;c++)if(COLPIN[c]===p)return c;return -1;}
 function setPin(p,v){OUT[p]=v?1:0;if(!MANUAL[p]&&MODE[p]!==3&&MODE[p]!==4)MODE[p]=3;
@@ -208,7 +208,7 @@ global.digitalWrite=function(p,v){
 global.digitalRead=function(p){
   if(typeof p==="number"){var c=colOf(p);if(c>=0)return (colLevel>>(NC-1-c))&1;return OUT[p];}
   if(p.length===NC&&p[0]===COLPIN[0]){
-    for(var h=0;h<ACTIVE.length;h++){var hk=ACTIVE[h];if(rowLow&(1<<KROW[hk])){if(contact[hk]!==TARGET[hk])SEEN[hk]=0;else if(SEEN[hk]<255)SEEN[hk]++;}}
+    for(var h=0;h<ACTIVE.length;h++){var hk=ACTIVE[h];if(rowLow&(1<<KROW[hk])){if(contact[hk]!==TARGET[hk])SEEN[hk]=0;else if(SEEN[hk]<255&&(taskStart<0||SEENT[hk]!==taskStart)){SEEN[hk]++;SEENT[hk]=taskStart;}}}
     return colLevel;}
   var v=0;for(var i=0;i<p.length;i++)v=(v<<1)|global.digitalRead(p[i]);return v;
 };
@@ -301,7 +301,7 @@ var api={
   frame:function(){report("F "+frameN+" "+busy.toFixed(3)+" "+busy.toFixed(3)+" -1 0 "+btoa(E.toString(frame)));},
   stats:function(reset){
     var m=process.memory();
-    report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,frames:frameN}));
+    report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,memPeakAt:memPeakAt,frames:frameN}));
     if(reset){stallMax=0;memPeak=0;}
   },
   ready:function(){echo(0);if(LINKPORT)link();report("B "+process.memory().usage);if(MIRROR.length)mirrorAll();}

@@ -24,7 +24,8 @@
  *   telnet and booted from Storage: jsvarsBoot after boot, jsvarsPeak the most in use after any task of a Brainiac
  *   match and a race advanced game each way against the unit (hints asked); both less what the prelude holds.
  *
- * BENCH_MOVES=1 lists every move's figure on stderr. --quick plays Brainiac and race advanced only (one pass).
+ * BENCH_MOVES=1 lists every move's figure on stderr. --quick plays Brainiac and race advanced only (one pass). --memory
+ * does the memory run alone (the time figures are then not measured, so the run never passes).
  * --write puts the figures into docs/performance.md. Exits 1 when a bound is missed or the interpreter is missing.
  */
 import { spawnSync } from "node:child_process";
@@ -41,7 +42,9 @@ import { playKeyedMatch } from "../engines/play.ts";
 import { playAgainstUnit } from "./real-play.ts";
 import { measuredOn, table, writeBlock } from "./docs-block.ts";
 
-const { values } = parseArgs({ options: { json: { type: "boolean" }, quick: { type: "boolean" }, write: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { json: { type: "boolean" }, quick: { type: "boolean" }, write: { type: "boolean" }, memory: { type: "boolean" } },
+});
 const log = (s: string) => {
   if (!values.json) console.log(s);
 };
@@ -173,13 +176,7 @@ function describeStall(b: EspruinoBoard, s: EngineStats, notes: Notes): string {
 async function timedPass(what: string, play: Play): Promise<{ ms: number; task: string }> {
   const b = new EspruinoBoard({ firmware, niceness: TIME_NICENESS });
   const notes: Notes = [];
-  const frameN = () => (b.frames.length ? b.frames[b.frames.length - 1].n : 0);
-  const note = (text: string) => notes.push({ n: frameN(), text });
-  const press = b.press.bind(b);
-  b.press = (key: string) => {
-    note(`key ${key}`);
-    press(key);
-  };
+  const note = noteTaker(b, notes);
   try {
     await b.powerOn();
     await b.advance(SCRIPT_BOOT_MS);
@@ -198,41 +195,60 @@ async function timedPass(what: string, play: Play): Promise<{ ms: number; task: 
     problems.push(`${what}: ${(e as Error).message}`);
     return { ms: 0, task: "failed" };
   } finally {
-    b.press = press;
     await b.close();
   }
 }
 
+/** Records into `notes` each key pressed on `b`, and returns a function that records what the play is doing. */
+function noteTaker(b: EspruinoBoard, notes: Notes): (text: string) => void {
+  const frameN = () => (b.frames.length ? b.frames[b.frames.length - 1].n : 0);
+  const note = (text: string) => {
+    notes.push({ n: frameN(), text });
+  };
+  const press = b.press.bind(b);
+  b.press = (key: string) => {
+    note(`key ${key}`);
+    press(key);
+  };
+  return note;
+}
+
 const moveLog = process.env.BENCH_MOVES ? (line: string) => console.error(line) : undefined;
 
-log("time (espruino, code from RAM):");
-const presets: PresetId[] = values.quick ? ["brainiac"] : ["brainiac", "travel", "race"];
-for (const preset of presets)
-  for (const mode of ["referee", "manual"] as const)
-    await timed(`${preset}, role ${mode === "referee" ? 1 : 2}`, (b) => playKeyedMatch(b, preset, mode).then(() => {}));
-const variants: [PresetId, boolean][] = values.quick
-  ? [["race", true]]
-  : (["brainiac", "travel", "race"] as PresetId[]).flatMap((p) => [false, true].map((h) => [p, h] as [PresetId, boolean]));
-for (const [preset, harder] of variants)
-  await timed(`${preset}${harder ? " (harder)" : ""}, roles 4 then 3`, async (b, note) => {
-    const log = (line: string) => {
-      note(line.trim());
-      moveLog?.(line);
-    };
-    const r = await playAgainstUnit(b, preset, harder, { games: 2, hints: true, log });
-    moves.push(...r.moves);
-    (hintsByVariant[preset + (harder ? "+" : "")] ??= []).push(...r.hints);
-  });
-if (!values.quick)
-  await timed("Brain Flip 6x6", async (b) => {
-    await runCommandsAsync(b, parseScript(readFileSync(new URL("../../sim/scripts/brainflip-game.txt", import.meta.url), "utf8")));
-  });
-calibrate();
+if (!values.memory) await timeRuns();
+
+async function timeRuns(): Promise<void> {
+  log("time (espruino, code from RAM):");
+  const presets: PresetId[] = values.quick ? ["brainiac"] : ["brainiac", "travel", "race"];
+  for (const preset of presets)
+    for (const mode of ["referee", "manual"] as const)
+      await timed(`${preset}, role ${mode === "referee" ? 1 : 2}`, (b) => playKeyedMatch(b, preset, mode).then(() => {}));
+  const variants: [PresetId, boolean][] = values.quick
+    ? [["race", true]]
+    : (["brainiac", "travel", "race"] as PresetId[]).flatMap((p) => [false, true].map((h) => [p, h] as [PresetId, boolean]));
+  for (const [preset, harder] of variants)
+    await timed(`${preset}${harder ? " (harder)" : ""}, roles 4 then 3`, async (b, note) => {
+      const log = (line: string) => {
+        note(line.trim());
+        moveLog?.(line);
+      };
+      const r = await playAgainstUnit(b, preset, harder, { games: 2, hints: true, log });
+      moves.push(...r.moves);
+      (hintsByVariant[preset + (harder ? "+" : "")] ??= []).push(...r.hints);
+    });
+  if (!values.quick)
+    await timed("Brain Flip 6x6", async (b) => {
+      await runCommandsAsync(b, parseScript(readFileSync(new URL("../../sim/scripts/brainflip-game.txt", import.meta.url), "utf8")));
+    });
+  calibrate();
+}
 
 log(`memory (${MEMORY_BUILD}, flashed with npm run flash over telnet, booted from Storage):`);
 let jsvarsBoot = NaN;
 let jsvarsPeak = NaN;
 let jsvarsTotal = NaN;
+/** When the memory's peak came (the LED frame by then, the last key and event). */
+let jsvarsPeakTask = "";
 /** Why the memory run gave no figures (its first line), when it failed. */
 let memoryFailure = "";
 {
@@ -243,6 +259,8 @@ let memoryFailure = "";
   });
   const baseline = Number(/USAGE (\d+)/.exec(base.stdout ?? "")?.[1] ?? 0);
   const b = new EspruinoBoard({ firmware, mode: "flash", build: MEMORY_BUILD, trackMemory: true, answerTimeoutMs: 180_000 });
+  const notes: Notes = [];
+  const note = noteTaker(b, notes);
   try {
     await b.powerOn();
     await b.advance(500);
@@ -250,11 +268,18 @@ let memoryFailure = "";
     const booted = await b.stats(true);
     jsvarsBoot = booted.usage - prelude;
     jsvarsTotal = booted.total;
+    note("the Brainiac match (role 1)");
     await playKeyedMatch(b, "brainiac", "referee");
-    await playAgainstUnit(b, "race", true, { games: 2, hints: true, pressMs: 200, hintTimeoutMs: 600_000 });
+    note("race advanced against the unit (roles 4 then 3)");
+    await playAgainstUnit(b, "race", true, { games: 2, hints: true, pressMs: 200, hintTimeoutMs: 600_000, log: (l) => note(l.trim()) });
     const s = await b.stats();
     jsvarsPeak = Math.max(s.memPeak, booted.usage) - prelude;
-    log(`  baseline ${baseline}, prelude ${prelude}, boot ${jsvarsBoot}, peak ${jsvarsPeak} of ${jsvarsTotal}`);
+    const at = (s as EngineStats & { memPeakAt?: number }).memPeakAt ?? -1;
+    const before = notes.filter((x) => x.n <= at);
+    const key = [...before].reverse().find((x) => x.text.startsWith("key "));
+    const event = [...before].reverse().find((x) => !x.text.startsWith("key "));
+    jsvarsPeakTask = [`after LED frame ${at}`, key && `after ${key.text}`, event && `after "${event.text}"`].filter(Boolean).join(", ");
+    log(`  baseline ${baseline}, prelude ${prelude}, boot ${jsvarsBoot}, peak ${jsvarsPeak} of ${jsvarsTotal} (${jsvarsPeakTask})`);
     if (b.errors.length) problems.push(`memory run: ${b.errors.join("; ")}`);
   } catch (e) {
     problems.push(`memory run: ${(e as Error).message}`);
@@ -294,6 +319,7 @@ const checked: Record<string, number> = { ...pico, jsvarsPeak };
 /** Why a figure has no value (never NaN in the report): the memory run failed, or nothing of the kind was timed. */
 function notMeasured(what: string): string {
   if (what.startsWith("jsvars")) return memoryFailure || "the memory run gave no figure";
+  if (values.memory) return "the time runs were left out (--memory)";
   return `nothing of the kind was timed (${problems.length ? "see the problems" : "no samples"})`;
 }
 /** A figure not measured counts as a missed bound, with the reason. */
@@ -314,6 +340,8 @@ const result = {
   jsvarsTotal,
   /** Which task was the longest (the game, the frame and what was going on). */
   stallTask,
+  /** When the JsVars' peak came. */
+  jsvarsPeakTask,
   boardModelMs: round(boardModelMs, 1),
   samples: { keys: keyTimes.length, renders: renderTimes.length, moves: moves.length, hints: hints.length },
   pico,
@@ -370,7 +398,7 @@ function docsBlock(): string {
     `- A hint asked right after a row shows within ${sec(pico.hintMaxMs)} at worst, ${sec(pico.hintMeanMs)} on average.`,
     !Number.isFinite(jsvarsPeak)
       ? `- JsVars not measured: ${notMeasured("jsvarsPeak")}.`
-      : `- The firmware holds ${jsvarsBoot} JsVars after boot and ${jsvarsPeak} at the peak, of ${jsvarsTotal}.`,
+      : `- The firmware holds ${jsvarsBoot} JsVars after boot and ${jsvarsPeak} at the peak (${jsvarsPeakTask}), of ${jsvarsTotal}.`,
     "",
     table(["on a Pico", "estimate", "bound", ""], rows),
     "",

@@ -146,7 +146,8 @@ describe("sleep and battery", () => {
 
 describe("watchdog and error flags", () => {
   it("a stalled main loop is reset by the watchdog, and the unit resumes where it was", () => {
-    const u = new UnitDriver({ callbackTimeoutMs: 100 });
+    // A stall is caught by wall-clock time (an endless loop has no virtual time); 1 s leaves the boot code room on a loaded machine.
+    const u = new UnitDriver({ callbackTimeoutMs: 1000 });
     u.startMatch({ preset: "travel" });
     u.makerSecret([0, 1, 2, 3]);
     u.guess([4, 5, 6, 7]);
