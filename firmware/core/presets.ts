@@ -50,6 +50,8 @@ function makeRules(preset: PresetId, harder: boolean): Rules {
  */
 export function countCompletions(rules: Rules, forSecret: boolean, holes: number, usedColours: number): number {
   const repeats = forSecret ? rules.secretRepeats : rules.guessRepeats;
+  // With repeats every hole takes any symbol, the blank too: the sum below is (colours + 1)^holes, or colours^holes.
+  if (repeats) return Math.pow(rules.colours + (rules.blanks ? 1 : 0), holes);
   const free = rules.colours - usedColours;
   let total = 0;
   let placements = 1; // C(holes, blanks)
