@@ -112,9 +112,8 @@ function save(): void {
 
 function freshStorage(): void {
   store = new StateStore();
-  // (The flash file made and empty in both runs: the first save's write is not the work's alone.)
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- Espruino's built-in module
-  require("Storage").eraseAll();
+  // (Storage read in both runs: the flash file is made then, not by the first save of the work.)
+  store.clear();
 }
 
 export const OK_PIECES: Record<string, Piece> = {
@@ -191,12 +190,14 @@ export const OK_PIECES: Record<string, Piece> = {
     },
     work: slice,
   },
-  // From the answer's OK to the frame of the unit's next guess (its table's): every task in between, the saves too.
+  // From the answer's OK to the frame of the unit's next guess (its table's), in the firmware's order: the OK's task, a
+  // slice, the row's save, the slice that plays the guess, its frame, and its save.
   "OK answer row 1 to the unit's guess (whole)": {
     setup: freshStorage,
     prepare: answerKeyed,
     work: function () {
       okTask(maker.ok);
+      slice();
       save();
       for (let k = 0; k < 1000 && game.busy; k++) slice();
       show();
