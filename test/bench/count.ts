@@ -51,6 +51,8 @@ const REPEATS: Record<string, number> = {
   "OK game start vs unit (ui, render, show)": 10,
   "game start: the unit's secret (slice, render, show)": 10,
   "game start: the unit's solver made (slice)": 10,
+  "game start (manual): the hints' solver made (slice)": 10,
+  "game start (manual): the hints' first search (slice)": 10,
   "OK guess row 1 vs unit (ui, render, show)": 10,
   "OK guess row 6 vs unit (ui, render, show)": 10,
   "OK answer row 1 (ui, render, show)": 10,

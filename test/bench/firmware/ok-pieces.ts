@@ -99,6 +99,16 @@ function answerKeyed(): void {
   show();
 }
 
+/** Returns: a match in `mode` started, the codemaker's secret keyed on its pad and its OK taken. */
+function secretKeyedFor(mode: MatchMode): () => void {
+  return function () {
+    atMenu(mode);
+    tap(OK);
+    for (let i = 0; i < 4; i++) tap(maker.colours[i]);
+    app.key(maker.ok, true, (clock.now += 100));
+  };
+}
+
 /** The OK's key task: the ui's step, the render and the LED write (firmware/main.ts onKey; the save comes after). */
 function okTask(key: number): void {
   app.key(key, true, (clock.now += 100));
@@ -136,16 +146,24 @@ export const OK_PIECES: Record<string, Piece> = {
     },
   },
   "game start: the unit's solver made (slice)": {
-    prepare: function () {
-      atMenu("unit-breaks");
-      tap(OK);
-      for (let i = 0; i < 4; i++) tap(maker.colours[i]);
-      // The secret's OK: the first slice after it makes the game's solver (from the table).
-      app.key(maker.ok, true, (clock.now += 100));
-    },
+    // The secret's OK: the first slice after it makes the game's solver (from the table).
+    prepare: secretKeyedFor("unit-breaks"),
     work: function () {
       slice();
     },
+  },
+  // Two players (manual: the codemaker answers): the hints' solver, made in the first slice after the secret's OK, and
+  // the slice after it (the hints' first search: SOLVER_SLICE evaluations at most).
+  "game start (manual): the hints' solver made (slice)": {
+    prepare: secretKeyedFor("manual"),
+    work: slice,
+  },
+  "game start (manual): the hints' first search (slice)": {
+    prepare: function () {
+      secretKeyedFor("manual")();
+      slice();
+    },
+    work: slice,
   },
   "OK guess row 1 vs unit (ui, render, show)": {
     prepare: function () {
