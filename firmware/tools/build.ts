@@ -155,7 +155,7 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
     checkPinned(pinned, min.mangleCache);
     code = aliasGlobals(aliasThis(await compress(arrowFunctions(min.code))));
     try {
-      code = unwrapBundle(code);
+      code = unwrapBundle(code, opts.entry === undefined);
     } catch (e) {
       throw new BuildError((e as Error).message);
     }

@@ -25,8 +25,12 @@ const BOARD_GLOBAL = (name: string): boolean => PIN.test(name) || name === "E";
 
 export class UnwrapError extends Error {}
 
-/** The bundle `(()=>{...})();` as the body of its outer function, at the top level. */
-export function unwrapBundle(code: string): string {
+/**
+ * The bundle `(()=>{...})();` as the body of its outer function, at the top level. `uploaded`: the bundle may run where
+ * the pins are missing (the firmware, uploaded to the Linux interpreter), so its pin-reading declarations move; a bench's
+ * or a test's entry runs with the board's prelude only.
+ */
+export function unwrapBundle(code: string, uploaded = true): string {
   const program = parse(code);
   const only = program.body.length === 1 ? program.body[0] : undefined;
   const call = only?.type === "ExpressionStatement" ? only.expression : undefined;
@@ -40,7 +44,7 @@ export function unwrapBundle(code: string): string {
   for (const s of top.body) for (const name of declaredNames(s)) declared.add(name);
   for (const name of declared)
     if (BOARD_GLOBAL(name)) throw new UnwrapError(`the bundle's top level would declare "${name}", a board's global`);
-  return pinsLast(body, top, declared);
+  return uploaded ? pinsLast(body, top, declared) : body;
 }
 
 function parse(code: string): acorn.Program {

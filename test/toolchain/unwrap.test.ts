@@ -17,6 +17,10 @@ describe("the bundle's outer function taken off (firmware/tools/unwrap.ts)", () 
     expect(unwrapBundle("(()=>{var p={x:B15},k=class{};(()=>{p.x})();go()})();")).toBe("var k=class{};var p={x:B15};(()=>{p.x})();go()");
   });
 
+  it("leaves them where they are for an entry run only with the board's prelude (a bench's, a test's)", () => {
+    expect(unwrapBundle("(()=>{var p={x:B15},q=p.x,k=class{};start()})();", false)).toBe("var p={x:B15},q=p.x,k=class{};start()");
+  });
+
   it("refuses a top level that reads a moved declaration before it is set, or declares a board's global", () => {
     expect(() => unwrapBundle("(()=>{var p={x:B15},q=p.x,k=class{};start()})();")).toThrow(/before its last class is defined/);
     // (A class made where it reads them: after an error in the moved declaration, the interpreter would parse it.)
