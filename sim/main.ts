@@ -10,7 +10,7 @@
  */
 import { relative } from "node:path";
 import { parseArgs } from "node:util";
-import { BuildError, DEFAULT_OUT, sizeReport } from "../firmware/tools/build.ts";
+import { BuildError, DEFAULT_OUT, sizeReport, STORED_BOUND_BYTES } from "../firmware/tools/build.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../hardware/profile.ts";
 import { VirtualBoard } from "./board/board.ts";
 import { bundleFor } from "./board/firmware-bundle.ts";
@@ -94,7 +94,9 @@ async function main(): Promise<void> {
     profileId = loadProfile(values.profile).id;
     const built = await bundleFor(values.profile, DEFAULT_OUT);
     firmware = built.code;
-    console.log(`built ${relative(process.cwd(), built.out ?? DEFAULT_OUT)} for ${profileId}: ${sizeReport(built.bytes)}`);
+    console.log(
+      `built ${relative(process.cwd(), built.out ?? DEFAULT_OUT)} for ${profileId}: ${sizeReport(built.bytes)}; as stored (pretokenised): ${sizeReport(built.imageBytes, STORED_BOUND_BYTES)}`,
+    );
   } catch (e) {
     if (e instanceof BuildError || e instanceof ProfileError) {
       console.error(`build failed: ${e.message}`);

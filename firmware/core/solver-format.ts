@@ -2,6 +2,13 @@
  * The unit's solver (solver.ts) from outside: its interface, the functions over it, its constants, the Storage name and
  * format of its tables, and codes as the tables pack them and as the unit holds them.
  *
+ * The table packs codes as digits in base `symbols` (hole 0 most significant: 9^5 = 59,049 codes fit
+ * 16 bits). The unit holds them 4 bits a hole (hole 0 most significant), so that a feedback class
+ * takes no loop over the holes: the holes that differ are the nonzero 4-bit fields of code ^ guess,
+ * and the symbols in common come from the symbol counts (3-bit fields, two holes at a time from a
+ * 256-entry table), per k the symbols both hold at least k times; both counted by a multiplication.
+ * A feedback class is exact * (pegs + 1) + near.
+ *
  * Table format 3 (bits, most significant first; see also firmware/tools/solver/README.md):
  *   header: byte 0 = TABLE_VERSION, byte 1 = pegs * 16 + symbols; the root (a book node) follows.
  *   book node (the unit does not hold the candidates): guess (packed, ceil(log2(symbols^pegs)) bits);

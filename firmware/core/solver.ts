@@ -6,13 +6,6 @@
  *
  * Pure: the table comes in as bytes (a Uint8Array, or the 8-bit string Storage.read returns).
  *
- * The table packs codes as digits in base `symbols` (hole 0 most significant: 9^5 = 59,049 codes fit
- * 16 bits). The unit holds them 4 bits a hole (hole 0 most significant), so that a feedback class
- * takes no loop over the holes: the holes that differ are the nonzero 4-bit fields of code ^ guess,
- * and the symbols in common come from the symbol counts (3-bit fields, two holes at a time from a
- * 256-entry table), per k the symbols both hold at least k times; both counted by a multiplication.
- * A feedback class is exact * (pegs + 1) + near.
- *
  * Candidates (the secrets consistent with some rows) are enumerated depth first, hole by hole, in
  * lexicographic order (the order of their packed codes, and forEachCode's). At each hole, per row,
  * what the hole may hold is one bit mask over the symbols: the row's exact matches and symbols in
@@ -30,42 +23,20 @@
  * ponder() while the player answers, or in the next move's step(). ponder() then splits the
  * candidates by the guess played, so that the answer only picks its class's.
  *
- * The table's format: solver-format.ts.
+ * The table's format, and codes as the unit holds them: solver-format.ts.
  *
  * The state is a closure (created once per game), so that its many fields minify to short names.
  */
 import { codeAt } from "./codes";
 import { codeSpaceSize } from "./presets";
-import {
-  ASK_EVERY,
-  byteCounts,
-  CANDIDATE_CAP,
-  CODE_BITS,
-  HINT_CAP,
-  MOVE_BUDGET,
-  ones,
-  POLICY_BUDGET,
-  TABLE_VERSION,
-} from "./solver-format";
+import { ASK_EVERY, byteCounts, CANDIDATE_CAP, CODE_BITS, HINT_CAP } from "./solver-format";
+import { MOVE_BUDGET, ones, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
 import type { HintState, SolverState } from "./solver-format";
 import { Code, Row, Rules } from "./types";
 
-export {
-  ASK_EVERY,
-  CANDIDATE_CAP,
-  HINT_CAP,
-  MOVE_BUDGET,
-  hintCount,
-  hintExample,
-  hintStep,
-  packCode,
-  POLICY_BUDGET,
-  solverGuess,
-  solverStart,
-  solverStep,
-  solverTableName,
-  TABLE_VERSION,
-} from "./solver-format";
+// (Re-exported: the solver's users import it from here.)
+export { ASK_EVERY, CANDIDATE_CAP, HINT_CAP, MOVE_BUDGET, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
+export { hintCount, hintExample, hintStep, packCode, solverGuess, solverStart, solverStep, solverTableName } from "./solver-format";
 export type { HintState, SolverState } from "./solver-format";
 
 // What the machine works on next.
@@ -585,30 +556,21 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       // (Hints: the example is ready once one code fits; ponder() goes on counting.)
       if (toGuess && (guess >= 0 || (hinting && found()))) return true;
       if (budget <= 0 || (stop && stop())) return false;
-      if (job === JOB_ADVANCE) advance();
-      else {
-        // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
-        // state machine, so this does exactly what one call with the whole budget would.
-        // (The evaluations are the budget used; a piece of work with none, picking a split's class (16 candidates, about as
-        // long as 2 evaluations), takes a part of the slice all the same.)
-        let n = budget < ASK_EVERY ? budget : ASK_EVERY;
-        n -= job === JOB_ENUMERATE ? enumerate(n) : pass(n);
-        budget -= n || 2;
-        evals += n;
-        if (early && count > 2) earlyGuess();
-        else if (
-          moveFrom >= 0 &&
-          guess < 0 &&
-          count &&
-          job === JOB_ENUMERATE &&
-          (evals - moveFrom) * (2 * enumRows + 3) > 2 * MOVE_BUDGET
-        ) {
-          // The move's time is up: a code found that fits every row. (The enumeration goes on while the player answers, as
-          // after an early guess; where the table's guess was another, the table ends at the answer.)
-          guess = list[0];
-          moveFrom = -2;
-          early = false;
-        }
+      // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
+      // state machine, so this does exactly what one call with the whole budget would.
+      // (The evaluations are the budget used; a piece of work with none takes a part of the slice all the same: picking a
+      // split's class (16 candidates) 2, a row applied or the table's walk (up to 8 million instructions at a book node) 4.)
+      let n = budget < ASK_EVERY ? budget : ASK_EVERY;
+      n -= job === JOB_ADVANCE ? (advance(), (budget -= 2), n) : job === JOB_ENUMERATE ? enumerate(n) : pass(n);
+      budget -= n || 2;
+      evals += n;
+      if (early && count > 2) earlyGuess();
+      else if (moveFrom >= 0 && guess < 0 && count && job === JOB_ENUMERATE && (evals - moveFrom) * (2 * enumRows + 3) > 2 * MOVE_BUDGET) {
+        // The move's time is up: a code found that fits every row. (The enumeration goes on while the player answers, as
+        // after an early guess; where the table's guess was another, the table ends at the answer.)
+        guess = list[0];
+        moveFrom = -2;
+        early = false;
       }
     }
   }

@@ -22,8 +22,11 @@ import { unwrapBundle } from "./unwrap.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_OUT = ROOT + "dist/firmware.js";
-/** docs/design.md section 5: the hard limit for the minified bundle and for the image stored from it. */
-export const BUNDLE_BOUND_BYTES = 32 * 1024;
+/**
+ * docs/design.md section 5: the most Storage `npm run flash` gives `.bootcde`, the image stored from the bundle. The
+ * bundle's own text is not stored anywhere on the unit, so it has no limit of its own.
+ */
+export const IMAGE_LIMIT_BYTES = 32 * 1024;
 /** docs/design.md section 5: the firmware as stored in the unit's Storage (the pretokenised image). */
 export const STORED_BOUND_BYTES = 30_500;
 
@@ -212,14 +215,15 @@ async function compress(code: string): Promise<string> {
   return out.code;
 }
 
-export function sizeReport(bytes: number, bound = BUNDLE_BOUND_BYTES): string {
+/** "N bytes (P% of the B-byte bound)", or "N bytes" for a size without a bound. */
+export function sizeReport(bytes: number, bound?: number): string {
+  if (bound === undefined) return `${bytes} bytes`;
   const pct = ((bytes / bound) * 100).toFixed(1);
   return `${bytes} bytes (${pct}% of the ${bound}-byte bound)`;
 }
 
-/** Why a build's sizes are refused (the bundle or its image over 32 KB, the image over the stored bound), or null. */
-export function sizeRefusal(r: Pick<BuildResult, "bytes" | "imageBytes">): string | null {
-  if (r.bytes > BUNDLE_BOUND_BYTES) return `the bundle is over the ${BUNDLE_BOUND_BYTES}-byte bound`;
+/** Why a build's sizes are refused (the stored image over its bound, which is within IMAGE_LIMIT_BYTES), or null. */
+export function sizeRefusal(r: Pick<BuildResult, "imageBytes">): string | null {
   if (r.imageBytes > STORED_BOUND_BYTES)
     return `the firmware as stored (the pretokenised image, ${r.imageBytes} bytes) is over the ${STORED_BOUND_BYTES}-byte bound`;
   return null;
@@ -231,7 +235,7 @@ async function main() {
   });
   try {
     const r = await buildFirmware({ profile: values.profile, out: values.out, minify: !values["no-minify"] });
-    console.log(`${relative(process.cwd(), r.out)}: ${sizeReport(r.bytes)}`);
+    console.log(`${relative(process.cwd(), r.out)}: ${sizeReport(r.bytes)}, the bundle (the unit stores its image)`);
     console.log(`${relative(process.cwd(), r.imageOut)}: ${sizeReport(r.imageBytes, STORED_BOUND_BYTES)}, as stored in the unit's Storage`);
     const refused = sizeRefusal(r);
     if (refused) {

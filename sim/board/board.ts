@@ -406,6 +406,11 @@ export class VirtualBoard {
     return this.leds.powered;
   }
 
+  /** Whether the LEDs show a frame: supplied, and written since the supply settled (dark until then). */
+  get ledsShowing(): boolean {
+    return this.leds.showing;
+  }
+
   /** The buzzer's tone now, or null when silent. */
   get tone(): { freq: number } | null {
     return this.currentTone && { ...this.currentTone };

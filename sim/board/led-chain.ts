@@ -33,6 +33,8 @@ export class LedChain {
   private supplied = false;
   /** When the supply, last switched on, takes data (ms). */
   private settledAt = 0;
+  /** A frame has landed since the supply last came on (until then the LEDs are dark whatever the state). */
+  private latched = false;
   private readonly settleMs: number;
   readonly stats: LedStats = { writes: 0, bytes: 0, wireUs: 0, lastWriteAt: -1, lost: 0 };
 
@@ -51,10 +53,16 @@ export class LedChain {
     return this.supplied;
   }
 
+  /** Whether the LEDs show a frame: supplied, and written once it had settled. */
+  get showing(): boolean {
+    return this.supplied && this.latched;
+  }
+
   /** Switches the LED supply at time `at` (ms). Returns whether any pixel changed. */
   setPowered(on: boolean, at: number): boolean {
     if (on === this.supplied) return false;
     this.supplied = on;
+    this.latched = false;
     if (on) {
       this.settledAt = at + this.settleMs;
       return false;
@@ -74,6 +82,7 @@ export class LedChain {
       this.stats.lost++;
       return false;
     }
+    this.latched = true;
     let changed = false;
     const n = Math.min(this.count, Math.floor(grb.length / 3));
     for (let i = 0; i < n; i++) {

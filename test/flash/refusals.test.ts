@@ -78,4 +78,21 @@ describe("problems before flashing are refused with what to do (exit code 2)", (
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/over the Storage budget/);
   });
+
+  it("a bundle that would not be stored as the same program once pretokenised is refused (exit 1), naming why", async () => {
+    const wide = join(dir, "wide.js");
+    writeFileSync(wide, 'print("d\\u00e9j\\u00e0");\n');
+    await expect(flash({ dryRun: true, bundle: wide, outDir: join(dir, "wide"), out: () => {}, err: () => {} })).rejects.toMatchObject({
+      exitCode: 1,
+      message: expect.stringMatching(
+        /wide\.js is not stored as the same program once pretokenised: the string .* has characters beyond 7 bits/,
+      ),
+    });
+    const broken = join(dir, "broken.js");
+    writeFileSync(broken, "print(1;\n");
+    await expect(flash({ dryRun: true, bundle: broken, outDir: join(dir, "broken"), out: () => {}, err: () => {} })).rejects.toMatchObject({
+      exitCode: 1,
+      message: expect.stringMatching(/broken\.js is not stored as the same program once pretokenised: the bundle does not parse/),
+    });
+  });
 });

@@ -302,7 +302,8 @@ export class Segment {
   /** (a) and (b) on the LEDs, when they show the play screen of the saved state. */
   private checkLeds(): void {
     const s = this.state;
-    if (!s || s.screen !== "play" || !s.match || this.selfTest || !this.board.isOn || !this.board.ledsPowered) return;
+    // (Between the LED supply coming on and the first frame after it settles, the LEDs are dark: nothing shown yet.)
+    if (!s || s.screen !== "play" || !s.match || this.selfTest || !this.board.isOn || !this.board.ledsShowing) return;
     const problems = playLedProblems(this.opts.profile, boardFrame(this.board), s.match);
     this.stats.ledRowChecks++;
     this.stats.invariantChecks++;

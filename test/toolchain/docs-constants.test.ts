@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUNDLE_BOUND_BYTES, STORED_BOUND_BYTES } from "../../firmware/tools/build.ts";
+import { IMAGE_LIMIT_BYTES, STORED_BOUND_BYTES } from "../../firmware/tools/build.ts";
 import { REFUSAL_COLOURS } from "../../firmware/ui/render.ts";
 import { COLOUR_NAMES, PALETTE_RGB } from "../../firmware/ui/palette.ts";
 import {
@@ -108,7 +108,7 @@ describe("the numbers the docs state are the code's", () => {
     const doc = "docs/design.md";
     const r1 = loadProfile("r1-pico");
     const pixels = r1.leds.segments.reduce((n, s) => n + s.count, 0);
-    expect(stated(doc, /<= 32 KB \(([\d,]+) bytes\)/)).toBe(BUNDLE_BOUND_BYTES);
+    expect(stated(doc, /<= 32 KB \(([\d,]+) bytes\)/)).toBe(IMAGE_LIMIT_BYTES);
     expect(stated(doc, /<= ([\d,]+) bytes: the Pico's 48 KB of Storage/)).toBe(STORED_BOUND_BYTES);
     expect(stated(doc, /Segments in chain order, (\d+) pixels in all/)).toBe(pixels);
     expect(stated(doc, /full LED refresh on the wire \((\d+) pixels/)).toBe(pixels);

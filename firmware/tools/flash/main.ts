@@ -6,8 +6,8 @@ import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { BOARDS, PAD_FILE } from "../../../hardware/boards.ts";
 import { DEFAULT_PROFILE, loadProfile, ProfileError } from "../../../hardware/profile.ts";
-import { BUNDLE_BOUND_BYTES, BuildError, buildFirmware } from "../build.ts";
-import { pretokenise } from "../pretokenise.ts";
+import { IMAGE_LIMIT_BYTES, BuildError, buildFirmware } from "../build.ts";
+import { pretokenise, programDifference } from "../pretokenise.ts";
 import { SOLVER_TABLE_NAMES, solverTablesFor, STATE_RESERVE_BYTES } from "../tables.ts";
 import { isKept, SAVE_SLOT_NAMES, type DroppedSlot, type KeptSlot } from "../save-upgrade.ts";
 import {
@@ -71,6 +71,9 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     } catch (e) {
       throw new FlashError(`${bundle} cannot be pretokenised: ${(e as Error).message}`, 1);
     }
+    // As the build checks its own: the image must read back as the bundle's program.
+    const differs = programDifference(code, firmware);
+    if (differs) throw new FlashError(`${bundle} is not stored as the same program once pretokenised: ${differs}`, 1);
   } else {
     const built = await buildFirmware({ profile: opts.profile ?? DEFAULT_PROFILE, out: join(outDir, "firmware.js") });
     bundle = built.out;
@@ -88,7 +91,7 @@ export async function flash(opts: FlashOptions = {}): Promise<FlashResult> {
     throw new FlashError(
       [
         `${show(bundle)} is ${bytes} bytes as stored (pretokenised), over the Storage budget of ${budget} bytes for the ${board.name}`,
-        `  (the ${BUNDLE_BOUND_BYTES}-byte bound of docs/design.md 5, and ${board.storageBytes} bytes of Storage less ${STATE_RESERVE_BYTES} kept for saved state)`,
+        `  (the ${IMAGE_LIMIT_BYTES}-byte bound of docs/design.md 5, and ${board.storageBytes} bytes of Storage less ${STATE_RESERVE_BYTES} kept for saved state)`,
         "  make the firmware smaller, or check that the bundle was minified (npm run build)",
       ].join("\n"),
       1,

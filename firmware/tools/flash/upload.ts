@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { crc32 } from "node:zlib";
 import { PAD_FILE, storageFootprint, type BoardInfo } from "../../../hardware/boards.ts";
-import { BUNDLE_BOUND_BYTES, ROOT } from "../build.ts";
+import { IMAGE_LIMIT_BYTES, ROOT } from "../build.ts";
 import { bootLayout, largestProtected, protectedLayout, STATE_RESERVE_BYTES, storageUse, type SolverTable } from "../tables.ts";
 import { SAVE_SLOT_NAMES } from "../save-upgrade.ts";
 import { CLI_SHORT_UPLOAD_BYTES, BOOT_FILE, FlashError, type UploadFile, type BoardReport } from "./types.ts";
@@ -82,9 +82,9 @@ export function checkBoardRoom(report: BoardReport, files: { name: string; bytes
   return { compact: need > report.freeBytes };
 }
 
-/** The most a bundle may take: the docs/design.md bound, and the board's Storage less what saved state needs. */
+/** The most the stored image may take: the docs/design.md limit, and the board's Storage less what saved state needs. */
 export function storageBudget(board: BoardInfo): number {
-  return Math.min(BUNDLE_BOUND_BYTES, board.storageBytes - STATE_RESERVE_BYTES);
+  return Math.min(IMAGE_LIMIT_BYTES, board.storageBytes - STATE_RESERVE_BYTES);
 }
 
 /**
