@@ -5,7 +5,7 @@
 import { nowMs, Scheduler, SLOT_SOUND } from "./scheduler";
 
 export class Buzzer {
-  private tune: number[] = [];
+  private tune: ArrayLike<number> = [];
   private step = 0;
   muted = false;
 
@@ -17,7 +17,7 @@ export class Buzzer {
   }
 
   /** Starts a tune, cutting off the one playing. */
-  play(tune: number[]): void {
+  play(tune: ArrayLike<number>): void {
     if (!this.pin || this.muted) return;
     this.tune = tune;
     this.step = 0;

@@ -80,7 +80,7 @@ export class Pixels {
    */
   constructor(
     p: FirmwareProfile,
-    rgb: number[],
+    rgb: ArrayLike<number>,
     private readonly white: number,
   ) {
     const colours = rgb.length / 3;

@@ -18,6 +18,7 @@ import { checkBundle, formatProblem } from "./gate.ts";
 import { aliasGlobals } from "./alias-globals.ts";
 import { keptPropertyNames, manglePattern, pinnedNames } from "./mangle.ts";
 import { pretokenise, programDifference } from "./pretokenise.ts";
+import { unwrapBundle } from "./unwrap.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEFAULT_OUT = ROOT + "dist/firmware.js";
@@ -130,7 +131,8 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
         e.errors.map((m) => `${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ""}${m.text}`).join("\n"),
       );
     });
-  // ("use strict" is accepted and ignored by Espruino 2v29: docs/espruino.md 1.1.)
+  // ("use strict" is accepted and ignored by Espruino 2v29: docs/espruino.md 1.1.) The outer function scopes the bundle for
+  // the minifier, which mangles its names; unwrap.ts takes it off last, so that its declarations are globals (JsVars).
   let code = "(()=>{" + result.outputFiles[0].text.replace(/^"use strict";\n/, "") + "})();";
   if (minify) {
     const pattern = manglePattern(ROOT);
@@ -155,6 +157,11 @@ export async function buildFirmware(opts: BuildOptions = {}): Promise<BuildResul
       });
     checkPinned(pinned, min.mangleCache);
     code = aliasGlobals(aliasThis(await compress(arrowFunctions(min.code))));
+    try {
+      code = unwrapBundle(code, opts.entry === undefined);
+    } catch (e) {
+      throw new BuildError((e as Error).message);
+    }
   }
   const problems = checkBundle(code, relative(ROOT, out));
   if (problems.length) throw new BuildError(`the bundle gate refused ${relative(ROOT, out)}:\n${problems.map(formatProblem).join("\n")}`);

@@ -47,7 +47,7 @@ export class App implements Host {
    * Effects for the device: the tune to play next, and whether to save (both taken once). Fields that
    * start undefined (falsy, like their zero) cost no initialiser in the bundle.
    */
-  tune?: number[] | null;
+  tune?: ArrayLike<number> | null;
   saveWanted?: boolean;
   /** A refusal shows until then, on the target's holes at these positions. */
   flashUntil = 0;
@@ -122,7 +122,7 @@ export class App implements Host {
   }
 
   /** The tune the device should play now, if any (taken once). */
-  takeTune(): number[] | null | undefined {
+  takeTune(): ArrayLike<number> | null | undefined {
     const t = this.tune;
     this.tune = null;
     return t;

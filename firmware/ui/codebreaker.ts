@@ -354,7 +354,7 @@ export class CodebreakerScreen implements GameScreen {
     return !this.fresh || this.mode() !== UNIT_SECRET;
   }
 
-  private tuneFor(before: MatchState, after: MatchState): number[] {
+  private tuneFor(before: MatchState, after: MatchState): ArrayLike<number> {
     if (after.over && !before.over) return TUNE_MATCH_OVER;
     if (after.wrongInfo && !before.wrongInfo) return TUNE_WRONG_INFO;
     if (after.game.phase === PHASE_SOLVED && before.game.phase !== PHASE_SOLVED) return TUNE_SOLVED;

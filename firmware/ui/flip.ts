@@ -120,7 +120,7 @@ export class FlipScreen implements GameScreen {
       return;
     }
     let r: Result<FlipState> | null = null;
-    let tune = TUNE_CLICK;
+    let tune: ArrayLike<number> = TUNE_CLICK;
     if (action === M_OK) {
       r = nextRound(s);
       tune = TUNE_ACCEPT;

@@ -13,7 +13,7 @@ export interface Host {
   /** The time (ms) of the event being handled. */
   now: number;
   /** The tune to play after this event (the last one set wins). */
-  tune?: number[] | null;
+  tune?: ArrayLike<number> | null;
   /** Save the state after this event. */
   saveWanted?: boolean;
   /** A message-less alert (status LED) until this time. */

@@ -23,8 +23,11 @@ export const CYAN = 10;
 /** Names, by index: used by the simulator, the docs and the labels switch. */
 export const COLOUR_NAMES = ["off", "red", "green", "blue", "yellow", "white", "orange", "pink", "violet", "hole", "cyan"];
 
-/** Perceived RGB per logical colour, 3 bytes each, by index. */
-export const PALETTE_RGB = [
+/**
+ * Perceived RGB per logical colour, 3 bytes each, by index: bytes, not an array, as the unit keeps it for good (a Pico
+ * holds an array of 33 numbers in ~35 JsVars, these bytes in ~6).
+ */
+export const PALETTE_RGB = new Uint8Array([
   0,
   0,
   0, // off
@@ -58,7 +61,7 @@ export const PALETTE_RGB = [
   0,
   255,
   200, // cyan
-];
+]);
 export const PALETTE_SIZE = PALETTE_RGB.length / 3;
 
 /**

@@ -79,7 +79,7 @@ describe("the numbers the docs state are the code's", () => {
     expect(table.map((m) => m[1])).toEqual(COLOUR_NAMES.slice(1));
     for (const m of table) {
       const i = COLOUR_NAMES.indexOf(m[1]);
-      expect([m[2], m[3], m[4]].map(Number), m[1]).toEqual(PALETTE_RGB.slice(i * 3, i * 3 + 3));
+      expect([m[2], m[3], m[4]].map(Number), m[1]).toEqual(Array.from(PALETTE_RGB.slice(i * 3, i * 3 + 3)));
     }
   });
 

@@ -64,13 +64,14 @@ describe("the firmware toolchain", () => {
     );
   });
 
-  it("the bundle calls Espruino's require directly: no dynamic-require shim, no Proxy, one function scope", async () => {
+  it("the bundle calls Espruino's require directly: no dynamic-require shim, no Proxy, no outer function (unwrap.ts)", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "bb-require-")), "firmware.js");
     const { code } = await buildFirmware({ out });
     expect(code).not.toMatch(/Dynamic require|Proxy/);
     expect(code).toContain('require("Storage")');
     expect(code).toContain('require("neopixel")');
-    expect(code.startsWith("(()=>{")).toBe(true);
+    expect(code.startsWith("var ")).toBe(true);
+    expect(code.startsWith("(()=>{")).toBe(false);
   });
 
   it("builds are deterministic and write nothing but the bundle and its image: no mangle cache to track", async () => {
