@@ -198,7 +198,8 @@ describe("npm run flash carries the saved game across the flash", () => {
 
 describe("the simulator's flash carries the saved game as npm run flash does", () => {
   // (Another program, not only other bytes: the stored image, pretokenised, has no comments.)
-  const v2 = () => firmwareBundle() + '"v2";';
+  // Another firmware: the bundle and one more statement (the bundle's last statement may end without a semicolon).
+  const v2 = () => firmwareBundle() + ';"v2";';
   const upgradeSim = (t: string) => upgradeSlot(t, saveCrc)!;
 
   it("re-flashing a unit in the middle of a match: the same Storage as the tool's upload, and the unit resumes the match", () => {
