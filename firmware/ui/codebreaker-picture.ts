@@ -12,6 +12,7 @@ import type { Layout } from "./layout";
 import { BLINK_ON, BLINK_PERIOD, Clock, drawCode, drawFeedback } from "./frame";
 import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, PINK, RED, VIOLET, WHITE } from "./palette";
 import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
+import type { FlashTarget } from "./screen";
 import type { Host } from "./host";
 import type { PlayMode } from "./play-mode";
 import { CHECKING, GAME_ENDED, KEY_FEEDBACK, KEY_GUESS, KEY_SECRET, MATCH_OVER, UNIT_THINKING } from "./play-mode";
@@ -47,17 +48,40 @@ export interface PlayView {
   readonly fresh?: boolean;
   /** The hint shows until then. */
   readonly hintUntil: number;
+  /** The answer being checked, if any (the mode follows it and the match). */
+  readonly checking?: unknown;
   mode(): PlayMode;
 }
 
 export class CodebreakerPicture {
   /**
    * What stays put between commits, drawn once (the interpreter runs source text: a frame drawn from
-   * scratch costs a few ms there, ~0.3 s on a Pico): the rows played so far and the scores, copied
-   * natively into every frame. Valid while the last row drawn is still the game's row (rows only grow
-   * within a game) and the shift, rules and scores are the same.
+   * scratch costs a few ms there, ~0.3 s on a Pico): the rows played so far, the scores, the status LEDs and
+   * the pad's keys for the mode, copied natively into every frame. The rows are valid while the last row drawn
+   * is still the game's row (rows only grow within a game) and the shift, rules and scores are the same.
    */
   private readonly base: Uint8Array;
+  /**
+   * The frame's plan, worked out again only when the match state or the answer's check changes (what the mode
+   * follows): where the code being keyed shows (the board's row or the secret's holes; -1: nowhere) and the refusal
+   * that flashes it, the pad's first slot key while a code is keyed on the grid (-1: none), whether the hint may
+   * show, whether the secret's holes are lit under the shield, and whether anything else is drawn over the base
+   * (drawMore). A key's frame then copies the base and draws the code being keyed.
+   */
+  private entryAt = -1;
+  private entryFlash: FlashTarget = FLASH_ENTRY;
+  private slotAt = -1;
+  private hintable = false;
+  private covered = false;
+  private more = false;
+  /** Two players, no peg keyed yet: status LED 2 blinks blue (close the shield). */
+  private shieldHint = false;
+  private planOf?: MatchState;
+  private planChecking?: unknown;
+  private mode: PlayMode = KEY_GUESS;
+  private rules?: Rules;
+  private row = 0;
+  private shift = 0;
   private baseRows = 0;
   /** The match state the base was last brought up to date for. */
   private baseOf?: MatchState;
@@ -66,25 +90,37 @@ export class CodebreakerPicture {
   private baseRules?: Rules;
   private baseScores?: number;
   private baseSecret?: Code | null;
-  /** The pad while a code is keyed, per rules (colour keys, blank, slots, controls), copied natively. */
-  private padImage: Uint8Array;
-  private padRules?: Rules;
 
   constructor(L: Layout) {
     this.base = new Uint8Array(L.ledCount);
-    this.padImage = new Uint8Array(36);
   }
 
   draw(v: PlayView, frame: Uint8Array, clock: Clock, flashOff: boolean): void {
-    const app = v.app;
     const m = v.match as MatchState;
-    const L = app.layout;
-    const rules = rulesOf(m);
-    const game = m.game;
-    const mode = v.mode();
-    const ended = mode === GAME_ENDED || mode === MATCH_OVER;
-    const current = game.rows.length;
+    if (m !== this.planOf || v.checking !== this.planChecking) this.plan(v, m);
     const cursorOn = clock.blink(BLINK_PERIOD, BLINK_ON);
+    frame.set(this.base);
+    v.app.secretCovered = this.covered;
+    // The row (or secret) being keyed: its pegs, the cursor's hole and slot key blinking, the holes at fault of a
+    // refusal dark.
+    const at = this.entryAt;
+    if (at >= 0) {
+      drawCode(frame, at, this.rules as Rules, v.entry);
+      if (!cursorOn) frame[at + v.cursor] = OFF;
+      if (flashOff && v.app.flashTarget === this.entryFlash) this.flashEntry(v, frame, at);
+    }
+    if (!cursorOn && this.slotAt >= 0) frame[this.slotAt + v.cursor] = OFF;
+    if (this.hintable && clock.now < v.hintUntil) this.drawHint(v, frame, v.app.layout, clock);
+    if (this.more) this.drawMore(v, frame, clock, flashOff, cursorOn);
+  }
+
+  /** The plan for the match state (see entryAt), and the base brought up to date for it. */
+  private plan(v: PlayView, m: MatchState): void {
+    const L = v.app.layout;
+    const mode = v.mode();
+    const rules = rulesOf(m);
+    const current = m.game.rows.length;
+    const ended = mode === GAME_ENDED || mode === MATCH_OVER;
     // A board with fewer rows than the preset shows the latest rows (the row being played at the top).
     const shift = Math.max(0, Math.min(current, rules.rows - 1) + 1 - L.rows);
     const row = current - shift;
@@ -93,26 +129,48 @@ export class CodebreakerPicture {
     const secretStart = L.seg.secret;
     const shielded = secretStart >= 0 && L.secretShielded && unitRole(m) !== ROLE_MAKER;
     const secretShown = secretStart >= 0 && (ended || (shielded && mode !== KEY_SECRET));
-    app.secretCovered = shielded && !ended;
-    // (The interpreter reads a function's text as it runs, skipped branches too: what most frames do not need is in
-    // methods of its own.)
-    frame.set(this.drawBase(m, L, rules, shift, secretShown ? game.secret : null));
-    if (m.wrongInfo && !cursorOn) this.drawWrong(m, frame, L, rules, shift);
-    const entryOnBoard = mode === KEY_GUESS && current < rules.rows;
-    if (entryOnBoard) this.drawEntry(v, frame, L.seg.board + row * L.pegs, rules, cursorOn, flashOff && app.flashTarget === FLASH_ENTRY);
-    if ((mode === KEY_FEEDBACK || mode === CHECKING) && game.pending) this.drawPending(v, frame, L, rules, row, cursorOn, flashOff);
-    if (shielded && mode === KEY_SECRET)
-      this.drawEntry(v, frame, secretStart, rules, cursorOn, flashOff && app.flashTarget === FLASH_SECRET);
-    this.drawPad(v, frame, L, rules, mode, cursorOn);
+    this.planOf = m;
+    this.planChecking = v.checking;
+    this.mode = mode;
+    this.rules = rules;
+    this.row = row;
+    this.shift = shift;
+    this.covered = shielded && !ended;
+    this.hintable = mode === KEY_GUESS && current < rules.rows;
+    this.entryAt = this.hintable ? L.seg.board + row * L.pegs : shielded && mode === KEY_SECRET ? secretStart : -1;
+    this.entryFlash = mode === KEY_GUESS ? FLASH_ENTRY : FLASH_SECRET;
+    // (A code keyed on the grid: a guess, or a secret on a build without a codemaker pad.)
+    const keyed = mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker);
+    this.slotAt = keyed && L.seg.pad >= 0 ? L.seg.pad + G_SLOT : -1;
+    this.shieldHint = shielded && !current && mode === KEY_GUESS && unitRole(m) === ROLE_NONE && L.segLen.status > 1;
+    this.more = this.shieldHint || !!m.wrongInfo || !keyed;
+    this.drawBase(m, L, rules, shift, secretShown ? m.game.secret : null);
+    this.drawPad(m, L, rules, mode, keyed);
+  }
+
+  /** What most frames do not draw (see `more`): wrong information, an answer keyed or checked, a game's end, the thinking light, the shield's reminder. */
+  private drawMore(v: PlayView, frame: Uint8Array, clock: Clock, flashOff: boolean, cursorOn: boolean): void {
+    const m = v.match as MatchState;
+    const L = v.app.layout;
+    const mode = this.mode;
+    const rules = this.rules as Rules;
+    if (m.wrongInfo && !cursorOn) this.drawWrong(m, frame, L, rules, this.shift);
+    if ((mode === KEY_FEEDBACK || mode === CHECKING) && m.game.pending) this.drawPending(v, frame, L, rules, this.row, cursorOn, flashOff);
+    // At a game's end, OK (for the next) blinks.
+    if ((mode === GAME_ENDED || mode === MATCH_OVER) && L.seg.pad >= 0) frame[L.seg.pad + G_OK] = cursorOn ? GREEN : OFF;
     // Background work: a light runs along the unit's row while it chooses its guess, or along the row's
     // key pegs while an answer is checked, one step every CHASE_MS once the work outlasts the first.
     if (v.busy && (mode === UNIT_THINKING || mode === CHECKING))
-      this.chase(v, frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + row * L.pegs, rules.pegs, clock);
-    if (entryOnBoard && clock.now < v.hintUntil) this.drawHint(v, frame, L, clock);
+      this.chase(v, frame, (mode === CHECKING ? L.seg.keys : L.seg.board) + this.row * L.pegs, rules.pegs, clock);
     // Two players: the secret lies lit under the shield; until the codebreaker keys a first peg, status LED 2
     // blinks blue: close the shield (the unit cannot see it).
-    if (shielded && !current && mode === KEY_GUESS && !v.placed.length && unitRole(m) === ROLE_NONE && L.segLen.status > 1)
-      frame[L.seg.status + 1] = cursorOn ? BLUE : OFF;
+    if (this.shieldHint && !v.placed.length) frame[L.seg.status + 1] = cursorOn ? BLUE : OFF;
+  }
+
+  /** A refused entry's holes at fault, dark in the flash's off half. */
+  private flashEntry(v: PlayView, frame: Uint8Array, at: number): void {
+    const positions = v.app.flashPositions;
+    for (let i = 0; i < positions.length; i++) frame[at + positions[i]] = OFF;
   }
 
   /** Wrong information, in the blink's off half: the rows at fault show the true answer (when known), status LED 2 dark. */
@@ -186,54 +244,34 @@ export class CodebreakerPicture {
     return base;
   }
 
-  /** The row (or secret) being keyed: its pegs, the cursor's hole blinking, the holes at fault of a refusal dark. */
-  private drawEntry(v: PlayView, frame: Uint8Array, start: number, rules: Rules, cursorOn: boolean, flashOff: boolean): void {
-    const app = v.app;
-    drawCode(frame, start, rules, v.entry);
-    if (!cursorOn) frame[start + v.cursor] = OFF;
-    if (flashOff) for (let i = 0; i < app.flashPositions.length; i++) frame[start + app.flashPositions[i]] = OFF;
-  }
-
-  private drawPad(v: PlayView, frame: Uint8Array, L: Layout, rules: Rules, mode: PlayMode, cursorOn: boolean): void {
+  /**
+   * The pad's keys for the mode, in the base: while a code is keyed on the grid (`keyed`) the colour keys, blank,
+   * hole-coloured slot keys, undo, clear, OK, hint (a guess only) and menu; else menu, and at a game's end the secret on
+   * the slot keys, or while an answer is keyed on the grid its keys.
+   */
+  private drawPad(m: MatchState, L: Layout, rules: Rules, mode: PlayMode, keyed: boolean): void {
+    const base = this.base;
     const p = L.seg.pad;
     if (p < 0) return;
-    // (A code being keyed first: the frame of most keys, and the rest then goes unread.)
-    if (mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker)) {
-      frame.set(this.padFor(rules), p);
-      // The cursor's slot key blinks; a secret keyed on the grid has no hint key.
-      if (!cursorOn) frame[p + G_SLOT + v.cursor] = OFF;
-      if (mode !== KEY_GUESS) frame[p + G_HINT] = OFF;
-      return;
-    }
-    const game = (v.match as MatchState).game;
-    frame[p + G_MENU] = BLUE;
-    if (mode === GAME_ENDED || mode === MATCH_OVER) {
-      // The reveal: the secret on the slot row, and OK for the next game.
-      if (game.secret) drawCode(frame, p + G_SLOT, rules, game.secret);
-      frame[p + G_OK] = cursorOn ? GREEN : OFF;
+    base.fill(OFF, p, p + 36);
+    base[p + G_MENU] = BLUE;
+    if (keyed) {
+      for (let c = 0; c < rules.colours; c++) base[p + G_COLOUR + c] = PEG_COLOURS[c];
+      if (rules.blanks) base[p + G_BLANK] = CYAN;
+      base.fill(HOLE, p + G_SLOT, p + G_SLOT + rules.pegs);
+      base[p + G_UNDO] = ORANGE;
+      base[p + G_CLEAR] = RED;
+      base[p + G_OK] = GREEN;
+      if (mode === KEY_GUESS) base[p + G_HINT] = WHITE;
+    } else if (mode === GAME_ENDED || mode === MATCH_OVER) {
+      // The reveal: the secret on the slot row (and OK for the next game, blinking: drawMore).
+      if (m.game.secret) drawCode(base, p + G_SLOT, rules, m.game.secret);
     } else if ((mode === KEY_FEEDBACK || mode === CHECKING) && !L.maker) {
-      frame[p + G_EXACT] = rules.look === "arms" ? RED : VIOLET;
-      frame[p + G_NEAR] = WHITE;
-      frame[p + G_UNDO] = ORANGE;
-      frame[p + G_OK] = GREEN;
+      base[p + G_EXACT] = rules.look === "arms" ? RED : VIOLET;
+      base[p + G_NEAR] = WHITE;
+      base[p + G_UNDO] = ORANGE;
+      base[p + G_OK] = GREEN;
     }
-  }
-
-  /** The pad while a code is keyed under these rules: colour keys, blank, hole-coloured slot keys, undo, clear, OK, hint, menu. */
-  private padFor(rules: Rules): Uint8Array {
-    const img = this.padImage;
-    if (rules === this.padRules) return img;
-    img.fill(OFF);
-    for (let c = 0; c < rules.colours; c++) img[G_COLOUR + c] = PEG_COLOURS[c];
-    if (rules.blanks) img[G_BLANK] = CYAN;
-    img.fill(HOLE, G_SLOT, G_SLOT + rules.pegs);
-    img[G_UNDO] = ORANGE;
-    img[G_CLEAR] = RED;
-    img[G_OK] = GREEN;
-    img[G_HINT] = WHITE;
-    img[G_MENU] = BLUE;
-    this.padRules = rules;
-    return img;
   }
 
   private drawScores(frame: Uint8Array, L: Layout, rules: Rules, scores: number[]): void {
