@@ -25,22 +25,29 @@ export const REFUSAL_COLOURS = [RED, WHITE, VIOLET, CYAN, RED, PINK];
 const CLOCK = new Clock();
 
 export function render(app: App, frame: Uint8Array, now: number): number {
-  if (!app.screen.opaque) frame.fill(OFF);
+  const screen = app.screen;
+  if (!screen.opaque) frame.fill(OFF);
   const clock = CLOCK.set(now, Math.min(app.blinkEpoch, now));
-  const L = app.layout;
   const flashing = now < app.flashUntil;
   if (flashing) clock.at(app.flashUntil);
   app.secretCovered = false;
-  app.screen.draw(frame, clock, flashing && !clock.blink(FLASH_HALF * 2, FLASH_HALF));
-  // Status LED 2 shows alerts over what the screen put there: a refusal (red), a warning (yellow), a
-  // stuck key (yellow, blinking), a low battery (orange, blinking).
-  if (L.seg.status >= 0 && L.segLen.status > 1) {
-    const alert = L.seg.status + 1;
-    if (flashing) frame[alert] = REFUSAL_COLOURS[app.flashReason as number];
-    else if (now < app.warnUntil) {
-      frame[alert] = YELLOW;
-      clock.at(app.warnUntil);
-    } else if ((app.keysStuck || app.lowBattery) && clock.blink(BLINK_PERIOD, BLINK_ON)) frame[alert] = app.keysStuck ? YELLOW : ORANGE;
-  }
+  screen.draw(frame, clock, flashing && !clock.blink(FLASH_HALF * 2, FLASH_HALF));
+  // (Most frames show no alert: none of its conditions is looked at again.)
+  if (flashing || now < app.warnUntil || app.keysStuck || app.lowBattery) drawAlert(app, frame, clock, flashing);
   return clock.next;
+}
+
+/**
+ * Status LED 2 shows alerts over what the screen put there: a refusal (red), a warning (yellow), a stuck key (yellow,
+ * blinking), a low battery (orange, blinking).
+ */
+function drawAlert(app: App, frame: Uint8Array, clock: Clock, flashing: boolean): void {
+  const L = app.layout;
+  if (L.seg.status < 0 || L.segLen.status < 2) return;
+  const alert = L.seg.status + 1;
+  if (flashing) frame[alert] = REFUSAL_COLOURS[app.flashReason as number];
+  else if (clock.now < app.warnUntil) {
+    frame[alert] = YELLOW;
+    clock.at(app.warnUntil);
+  } else if ((app.keysStuck || app.lowBattery) && clock.blink(BLINK_PERIOD, BLINK_ON)) frame[alert] = app.keysStuck ? YELLOW : ORANGE;
 }
