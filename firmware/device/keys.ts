@@ -37,6 +37,13 @@ const WATCH: WatchOptions = { repeat: true, edge: "falling" };
 /** A key's debounced press or release, with the time (ms) of the scan that saw it settle. */
 export type KeyHandler = (key: number, down: boolean, now: number) => void;
 
+/**
+ * At 2^j mod 37 (distinct for j = 0..31), the character 48 + j: a lone bit's position in one lookup, so that a scan
+ * goes straight to the columns with a contact closed or a key needing a look (a loop over the columns cost a Pico a
+ * few ms a scan).
+ */
+const BIT_POSITION = "#01J2GK#3@HNL;#=47A#IFO?M:<6#E>95D8CB";
+
 /** True when two or more bits are set. */
 function manyBits(x: number): boolean {
   return (x & (x - 1)) !== 0;
@@ -212,11 +219,12 @@ export class KeyScanner {
         // pays for every statement, and a press usually touches one column of one row.
         let todo = raw[r] | raw[nRows + r];
         let busy = 0;
-        for (let c = nCols - 1; todo; c--, todo >>= 1) {
-          if (!(todo & 1)) continue;
-          const key = this.keyAt.charCodeAt(r * nCols + c) - KEY_AT_BASE;
+        // Lowest bit first (the last column first: the last pin is bit 0).
+        while (todo) {
+          const bit = todo & -todo;
+          todo ^= bit;
+          const key = this.keyAt.charCodeAt(r * nCols + nCols + 47 - BIT_POSITION.charCodeAt(bit % 37)) - KEY_AT_BASE;
           if (key < 0) continue;
-          const bit = 1 << (nCols - 1 - c);
           const closed = raw[r] & bit ? 1 : 0;
           if (ks[stuckAt + key]) {
             // Ignored until its contact opens; then it is an ordinary key again.
