@@ -90,6 +90,9 @@ export class CodebreakerPicture {
   private baseRules?: Rules;
   private baseScores?: number;
   private baseSecret?: Code | null;
+  /** What the pad's keys in the base show (drawPad's kind; 0: nothing yet), and under which rules. */
+  private padKind = 0;
+  private padRules?: Rules;
 
   constructor(L: Layout) {
     this.base = new Uint8Array(L.ledCount);
@@ -127,7 +130,8 @@ export class CodebreakerPicture {
     // The secret: revealed at the end; under the shield it shows to the (human) codemaker only, and is keyed there.
     // Shown as it is, it is part of the base (it changes only when a game begins or ends).
     const secretStart = L.seg.secret;
-    const shielded = secretStart >= 0 && L.secretShielded && unitRole(m) !== ROLE_MAKER;
+    const role = unitRole(m);
+    const shielded = secretStart >= 0 && L.secretShielded && role !== ROLE_MAKER;
     const secretShown = secretStart >= 0 && (ended || (shielded && mode !== KEY_SECRET));
     this.planOf = m;
     this.planChecking = v.checking;
@@ -142,7 +146,7 @@ export class CodebreakerPicture {
     // (A code keyed on the grid: a guess, or a secret on a build without a codemaker pad.)
     const keyed = mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker);
     this.slotAt = keyed && L.seg.pad >= 0 ? L.seg.pad + G_SLOT : -1;
-    this.shieldHint = shielded && !current && mode === KEY_GUESS && unitRole(m) === ROLE_NONE && L.segLen.status > 1;
+    this.shieldHint = shielded && !current && mode === KEY_GUESS && role === ROLE_NONE && L.segLen.status > 1;
     this.more = this.shieldHint || !!m.wrongInfo || !keyed;
     this.drawBase(m, L, rules, shift, secretShown ? m.game.secret : null);
     this.drawPad(m, L, rules, mode, keyed);
@@ -204,7 +208,10 @@ export class CodebreakerPicture {
     const rows = m.game.rows;
     let n = this.baseRows;
     if (shift !== this.baseShift || rules !== this.baseRules || n > rows.length || (n > 0 && rows[n - 1] !== this.baseLast)) {
-      base.fill(OFF);
+      // (All but the pad's keys, which drawPad keeps.)
+      const p = L.seg.pad;
+      base.fill(OFF, 0, p < 0 ? base.length : p);
+      if (p >= 0) base.fill(OFF, p + 36);
       n = 0;
       this.baseScores = -1;
       this.baseSecret = null;
@@ -252,7 +259,14 @@ export class CodebreakerPicture {
   private drawPad(m: MatchState, L: Layout, rules: Rules, mode: PlayMode, keyed: boolean): void {
     const base = this.base;
     const p = L.seg.pad;
-    if (p < 0) return;
+    const ended = mode === GAME_ENDED || mode === MATCH_OVER;
+    // What the pad shows: a code keyed on the grid (a guess, with the hint key, or a secret), a game's end, an answer
+    // keyed on the grid, or the menu key alone. The same keys as in the base already are not drawn again (a game's
+    // end is, for its secret).
+    const kind = keyed ? (mode === KEY_GUESS ? 1 : 2) : ended ? 3 : (mode === KEY_FEEDBACK || mode === CHECKING) && !L.maker ? 4 : 5;
+    if (p < 0 || (kind === this.padKind && rules === this.padRules && !ended)) return;
+    this.padKind = kind;
+    this.padRules = rules;
     base.fill(OFF, p, p + 36);
     base[p + G_MENU] = BLUE;
     if (keyed) {
@@ -262,11 +276,11 @@ export class CodebreakerPicture {
       base[p + G_UNDO] = ORANGE;
       base[p + G_CLEAR] = RED;
       base[p + G_OK] = GREEN;
-      if (mode === KEY_GUESS) base[p + G_HINT] = WHITE;
-    } else if (mode === GAME_ENDED || mode === MATCH_OVER) {
+      if (kind === 1) base[p + G_HINT] = WHITE;
+    } else if (ended) {
       // The reveal: the secret on the slot row (and OK for the next game, blinking: drawMore).
       if (m.game.secret) drawCode(base, p + G_SLOT, rules, m.game.secret);
-    } else if ((mode === KEY_FEEDBACK || mode === CHECKING) && !L.maker) {
+    } else if (kind === 4) {
       base[p + G_EXACT] = rules.look === "arms" ? RED : VIOLET;
       base[p + G_NEAR] = WHITE;
       base[p + G_UNDO] = ORANGE;
