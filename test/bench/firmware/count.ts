@@ -52,6 +52,8 @@ function breakerAfter(count: number): SolverState {
 }
 
 let scan: () => void = function () {};
+/** The LED bytes the write's stand-in is given. */
+const ledBytes = new Uint8Array(profile.ledCount * 3);
 let hint = createHintState(rulesFor("race", true));
 let solver: SolverState | null = null;
 
@@ -98,6 +100,19 @@ const PIECES: Record<string, Piece> = {
       scan();
     },
   },
+  // The scan that takes a key: the third of a press's debounce scans (the key's row is read first then), its event
+  // going to a handler that does nothing (a key's frame is counted below).
+  "scan (takes a key)": {
+    prepare: function () {
+      scan = scanner();
+      holdKey();
+      scan();
+      scan();
+    },
+    work: function () {
+      scan();
+    },
+  },
   // What the scans above spend in the stand-in pin functions (a Pico's are native): one row's write and read.
   "scan's pin stubs (a row)": {
     setup: function () {
@@ -138,6 +153,21 @@ const PIECES: Record<string, Piece> = {
     setup: playWithLeds,
     work: function () {
       pixels.show(frame, SETTLED, app.secretCovered);
+    },
+  },
+  // A blink's frame: the cursor's hole and slot key off, then on again (each frame a changed one).
+  "re-render (a blink: render, show)": {
+    setup: playWithLeds,
+    work: function (i) {
+      render(app, frame, clock.now + (i & 1 ? 0 : 450));
+      pixels.show(frame, SETTLED, app.secretCovered);
+    },
+  },
+  // The LED write's stand-in (the board prelude's neopixel.write: JavaScript, where a Pico's is native and takes about as
+  // long to send 579 bytes at 800 kbit/s).
+  "pixels.show's LED write stand-in": {
+    work: function () {
+      (pixels as unknown as { neopixel: { write: (pin: Pin, data: Uint8Array) => void } }).neopixel.write(profile.led, ledBytes);
     },
   },
   "key's frame (ui, render, show)": {
