@@ -21,7 +21,7 @@ import {
   unitRole,
 } from "../core/match";
 import { randomSecret } from "../core/random";
-import { ASK_EVERY, createSolver, solverTableName } from "../core/solver";
+import { createSolver, solverTableName } from "../core/solver";
 import type { SolverState } from "../core/solver";
 import { createConflictSearch } from "../core/conflict";
 import type { ConflictSearch } from "../core/conflict";
@@ -42,11 +42,10 @@ import { matchConfig } from "./settings";
 /**
  * Evaluations per slice of background work (the unit's thinking, hints), a bound on its work even where the clock never
  * ends it: an evaluation counts 0.4 to 1.2 million interpreter instructions with 1 to 4 rows (`bench:micro -- --count`),
- * 2.3 million with 8 and 3.1 million with 12, and a Pico runs about 100 million a second, so a slice is 50 ms of a Pico
- * (0.12 s with 12 rows) at most. It is the first chunk a slice always gets (ASK_EVERY): on a Pico the clock (SLICE_MS)
- * ends every slice after it anyway, and a faster machine's slices are then the same work as a Pico's.
+ * 2.3 million with 8 and 3.1 million with 12, and a Pico runs about 100 million a second, so a slice is 0.1 s of a Pico
+ * (0.25 s with 12 rows) at most. On a Pico the clock (SLICE_MS) ends a slice after its first ASK_EVERY evaluations anyway.
  */
-export const SOLVER_SLICE = ASK_EVERY;
+export const SOLVER_SLICE = 8;
 /** How long a hint shows after the key is pressed. */
 export const HINT_MS = 5000;
 

@@ -155,7 +155,7 @@ describe("issue 8: the unit breaks codes from its tables (docs/rules.md 3, role 
     expect(row2().every((c) => c === "off")).toBe(true); // the first step: nothing yet
     expect(waitForLight(u, row2)).toBe(true);
     const seen: number[] = [];
-    while (row2().filter((c) => c === "white").length === 1 && row2().filter((c) => c !== "off").length === 1 && seen.length < 1000) {
+    while (row2().filter((c) => c === "white").length === 1 && row2().filter((c) => c !== "off").length === 1 && seen.length < 400) {
       seen.push(row2().indexOf("white"));
       u.board.advance(10);
     }
