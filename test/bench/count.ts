@@ -50,6 +50,7 @@ const REPEATS: Record<string, number> = {
   "pixels.show (same)": 40,
   "re-render (a blink: render, show)": 40,
   "pixels.show's LED write stand-in": 40,
+  "scheduler's task (run)": 40,
   "key's frame (ui, render, show)": 40,
   "OK game start vs unit (ui, render, show)": 10,
   "game start: the unit's secret (slice, render, show)": 10,
