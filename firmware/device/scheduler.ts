@@ -45,9 +45,8 @@ export class Scheduler {
   at(slot: number, at: number, fn: () => void): void {
     this.due[slot] = at;
     this.jobs[slot] = fn;
-    // A job scheduling another: run() arms once after all its jobs. Otherwise the timer is armed for the earliest
-    // deadline already, unless this one comes before it (a later one leaves it: that timer's run() arms again).
-    if (!this.running && (this.timer === undefined || at < this.timerAt)) this.arm();
+    // (A job scheduling another: run() arms once after all its jobs.)
+    if (!this.running) this.arm();
   }
 
   cancel(slot: number): void {
