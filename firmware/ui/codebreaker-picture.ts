@@ -9,7 +9,7 @@ import { rulesOf, unitRole } from "../core/match";
 import type { SolverState } from "../core/solver";
 import { G_BLANK, G_CLEAR, G_COLOUR, G_EXACT, G_HINT, G_MENU, G_NEAR, G_OK, G_SLOT, G_UNDO } from "./layout";
 import type { Layout } from "./layout";
-import { BLINK_ON, BLINK_PERIOD, Clock, drawCode, drawFeedback } from "./frame";
+import { BLINK_ON, BLINK_PERIOD, Clock, codeColours, drawCode, drawFeedback } from "./frame";
 import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, PINK, RED, VIOLET, WHITE } from "./palette";
 import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
 import type { FlashTarget } from "./screen";
@@ -80,6 +80,8 @@ export class CodebreakerPicture {
   private planChecking?: unknown;
   private mode: PlayMode = KEY_GUESS;
   private rules?: Rules;
+  /** The symbols' colours under the rules (frame.ts codeColours). */
+  private colours?: Uint8Array;
   private row = 0;
   private shift = 0;
   private baseRows = 0;
@@ -108,7 +110,12 @@ export class CodebreakerPicture {
     // refusal dark.
     const at = this.entryAt;
     if (at >= 0) {
-      drawCode(frame, at, this.rules as Rules, v.entry);
+      // (drawCode, inline: the symbols' colours are the plan's.)
+      const colours = this.colours as Uint8Array;
+      let i = at;
+      // eslint-disable-next-line @typescript-eslint/ban-ts-comment
+      // @ts-ignore (for-of over an array: see drawCode)
+      for (const s of v.entry) frame[i++] = colours[s + 1];
       if (!cursorOn) frame[at + v.cursor] = OFF;
       if (flashOff && v.app.flashTarget === this.entryFlash) this.flashEntry(v, frame, at);
     }
@@ -137,6 +144,7 @@ export class CodebreakerPicture {
     this.planChecking = v.checking;
     this.mode = mode;
     this.rules = rules;
+    this.colours = codeColours(rules);
     this.row = row;
     this.shift = shift;
     this.covered = shielded && !ended;

@@ -26,7 +26,9 @@ export class Clock {
   blink(period: number, on: number): boolean {
     const t = (this.now - this.epoch) % period;
     const lit = t < on;
-    this.at(this.now - t + (lit ? on : period));
+    // (at(), inline: asked in every frame.)
+    const toggle = this.now - t + (lit ? on : period);
+    if (toggle > this.now && (this.next < 0 || toggle < this.next)) this.next = toggle;
     return lit;
   }
   /** Notes that the picture changes at time t. */
@@ -50,11 +52,17 @@ export function symbolColour(rules: Rules, s: number): number {
 const CODE_COLOURS = new Uint8Array(11);
 let codeRules: Rules | null = null;
 
-export function drawCode(frame: Uint8Array, start: number, rules: Rules, code: Code): void {
+/** The colour of each symbol under `rules`, at symbol + 1 (a table shared by every caller: valid until asked for other rules). */
+export function codeColours(rules: Rules): Uint8Array {
   if (rules !== codeRules) {
     for (let s = -1; s < 10; s++) CODE_COLOURS[s + 1] = symbolColour(rules, s);
     codeRules = rules;
   }
+  return CODE_COLOURS;
+}
+
+export function drawCode(frame: Uint8Array, start: number, rules: Rules, code: Code): void {
+  codeColours(rules);
   // for-of is the interpreter's cheapest walk of an array (~40% less than by index), which it runs on any array; the
   // firmware's type library (no Symbol) does not declare arrays iterable, the tests' (Node's) does.
   // eslint-disable-next-line @typescript-eslint/ban-ts-comment
