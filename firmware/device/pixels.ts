@@ -49,10 +49,10 @@ export class Pixels {
   /** Sum of the three duties per palette entry, for the current estimate. */
   private readonly dutySum: Uint16Array;
   /**
-   * Per palette entry, its GRB value scaled by lutK: a plain array, which E.mapInPlace reads faster than a typed one
-   * (~1.5 ms less a frame on a Pico; about as many JsVars: each number is one).
+   * Per palette entry, its GRB value scaled by lutK. (E.mapInPlace reads a plain array ~1.5 ms a frame faster on a
+   * Pico, but numbers of 24 bits cost it three JsVars each: ~17 more.)
    */
-  private readonly lut: number[] = [];
+  private readonly lut: Uint32Array;
   private lutK = -1;
   /** The sum of the three bytes of white at lutK (what a covered secret's hole counts as). */
   private whiteSum = 0;
@@ -93,6 +93,7 @@ export class Pixels {
     const colours = rgb.length / 3;
     this.duty = new Uint8Array(rgb.length);
     this.dutySum = new Uint16Array(colours);
+    this.lut = new Uint32Array(colours);
     this.pin = p.led;
     this.bytes = new Uint8ClampedArray(p.ledCount * 3);
     this.grb = new Uint24Array(this.bytes.buffer);
@@ -130,7 +131,7 @@ export class Pixels {
   private layOut(frame: Uint8Array, k: number): void {
     if (k !== this.lutK) {
       const d = this.duty;
-      for (let c = 0; c < this.dutySum.length; c++)
+      for (let c = 0; c < this.lut.length; c++)
         this.lut[c] = ((d[c * 3 + 1] * k) >> 8) | (((d[c * 3] * k) >> 8) << 8) | (((d[c * 3 + 2] * k) >> 8) << 16);
       this.lutK = k;
       const w = this.lut[this.white];
