@@ -12,7 +12,6 @@ import type { Layout } from "./layout";
 import { BLINK_ON, BLINK_PERIOD, Clock, codeColours, drawCode, drawFeedback } from "./frame";
 import { BLUE, CYAN, GREEN, HOLE, OFF, ORANGE, PEG_COLOURS, PINK, RED, VIOLET, WHITE } from "./palette";
 import { FLASH_ENTRY, FLASH_FEEDBACK, FLASH_SECRET } from "./screen";
-import type { FlashTarget } from "./screen";
 import type { Host } from "./host";
 import type { PlayMode } from "./play-mode";
 import { CHECKING, GAME_ENDED, KEY_FEEDBACK, KEY_GUESS, KEY_SECRET, MATCH_OVER, UNIT_THINKING } from "./play-mode";
@@ -63,13 +62,11 @@ export class CodebreakerPicture {
   private readonly base: Uint8Array;
   /**
    * The frame's plan, worked out again only when the match state or the answer's check changes (what the mode
-   * follows): where the code being keyed shows (the board's row or the secret's holes; -1: nowhere) and the refusal
-   * that flashes it, the pad's first slot key while a code is keyed on the grid (-1: none), whether the hint may
+   * follows): where the code being keyed shows (the board's row or the secret's holes; -1: nowhere), the pad's first slot key while a code is keyed on the grid (-1: none), whether the hint may
    * show, whether the secret's holes are lit under the shield, and whether anything else is drawn over the base
    * (drawMore). A key's frame then copies the base and draws the code being keyed.
    */
   private entryAt = -1;
-  private entryFlash: FlashTarget = FLASH_ENTRY;
   private slotAt = -1;
   private hintable = false;
   private covered = false;
@@ -117,7 +114,7 @@ export class CodebreakerPicture {
       // @ts-ignore (for-of over an array: see drawCode)
       for (const s of v.entry) frame[i++] = colours[s + 1];
       if (!cursorOn) frame[at + v.cursor] = OFF;
-      if (flashOff && v.app.flashTarget === this.entryFlash) this.flashEntry(v, frame, at);
+      if (flashOff && v.app.flashTarget === (this.mode === KEY_GUESS ? FLASH_ENTRY : FLASH_SECRET)) this.flashEntry(v, frame, at);
     }
     if (!cursorOn && this.slotAt >= 0) frame[this.slotAt + v.cursor] = OFF;
     if (this.hintable && clock.now < v.hintUntil) this.drawHint(v, frame, v.app.layout, clock);
@@ -140,6 +137,7 @@ export class CodebreakerPicture {
     const role = unitRole(m);
     const shielded = secretStart >= 0 && L.secretShielded && role !== ROLE_MAKER;
     const secretShown = secretStart >= 0 && (ended || (shielded && mode !== KEY_SECRET));
+    const before = this.mode;
     this.planOf = m;
     this.planChecking = v.checking;
     this.mode = mode;
@@ -150,14 +148,14 @@ export class CodebreakerPicture {
     this.covered = shielded && !ended;
     this.hintable = mode === KEY_GUESS && current < rules.rows;
     this.entryAt = this.hintable ? L.seg.board + row * L.pegs : shielded && mode === KEY_SECRET ? secretStart : -1;
-    this.entryFlash = mode === KEY_GUESS ? FLASH_ENTRY : FLASH_SECRET;
     // (A code keyed on the grid: a guess, or a secret on a build without a codemaker pad.)
     const keyed = mode === KEY_GUESS || (mode === KEY_SECRET && !L.maker);
     this.slotAt = keyed && L.seg.pad >= 0 ? L.seg.pad + G_SLOT : -1;
     this.shieldHint = shielded && !current && mode === KEY_GUESS && role === ROLE_NONE && L.segLen.status > 1;
     this.more = this.shieldHint || !!m.wrongInfo || !keyed;
     this.drawBase(m, L, rules, shift, secretShown ? m.game.secret : null);
-    this.drawPad(m, L, rules, mode, keyed);
+    // (The pad's keys: looked at again only when the mode or rules change, or at a game's end.)
+    if (mode !== before || rules !== this.padRules || ended) this.drawPad(m, L, rules, mode, keyed);
   }
 
   /** What most frames do not draw (see `more`): wrong information, an answer keyed or checked, a game's end, the thinking light, the shield's reminder. */
