@@ -440,6 +440,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     early = false;
   }
 
+  /** At the book node at `at`: one bit per class, class 0 first, set for the classes with a child (a secret gives them). */
+  function childClasses(): number {
+    const p = at + packBits;
+    return (bits(p, 15) << (winClass - 15)) | bits(p + 15, winClass - 15);
+  }
+
   /** Applies the next row to the position (no evaluations itself), or decides the guess after the last. */
   function advance(): void {
     const r = applied;
@@ -476,8 +482,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       // A row's guess that is not the table's: the table no longer applies.
       if (tableGuess(at) !== rowGuess[r]) return;
       let p = at + packBits;
-      // One bit per class, class 0 first, set for the classes with a child: how many, and which child is the played class's.
-      const w = (bits(p, 15) << (winClass - 15)) | bits(p + 15, winClass - 15);
+      const w = childClasses();
       const children = ones(w);
       const index = playedClass < winClass && (w >> (winClass - 1 - playedClass)) & 1 ? ones(w >> (winClass - playedClass)) : -1;
       // No child for this feedback: no secret gives it, a contradiction.
@@ -586,6 +591,14 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     },
     guess: function (): Code | null {
       return guess < 0 ? null : unpack(guess);
+    },
+    fits: function (exact: number, near: number): boolean {
+      const c = exact * (pegs + 1) + near;
+      // (The winning class: the guess itself, which need not be a valid secret.)
+      if (job !== JOB_READY || guess < 0 || c >= winClass) return false;
+      // Split by the guess played: the class's candidates are counted. At the book node whose guess it is: its child.
+      if (classified === guess) return levels[classAt + c] > 0;
+      return book && applied === rowCount && ((childClasses() >> (winClass - 1 - c)) & 1) > 0;
     },
     evals: function (): number {
       return evals;

@@ -87,6 +87,8 @@ export class CodebreakerScreen implements GameScreen {
    * (the enumeration its guess came before), in the same slices, with no light.
    */
   pondering?: boolean;
+  /** The match as the unit's guess left it, its solver's guess in hand: the answer to it may be known to fit (feedbackKey). */
+  private guessed?: MatchState;
   /** When the work in hand began (ms): the thinking light steps along with the time it takes. */
   busySince!: number;
   /** The answer just given to the unit (secret in the head), being checked for a contradiction before it counts. */
@@ -322,8 +324,9 @@ export class CodebreakerScreen implements GameScreen {
       }
     } else if (f === G_OK) {
       const r = answer(m, this.fb, []);
-      if (r.ok && !m.game.secret) {
-        // With the secret in the head, the answer counts once it is checked against the others, in slices (think()).
+      // With the secret in the head, the answer counts once it is checked against the others, in slices (think()); at once
+      // where the unit's solver already knows that some secret gives it (it split its candidates while the player answered).
+      if (r.ok && !m.game.secret && !(m === this.guessed && (this.solver as SolverState).fits(this.fb.exact, this.fb.near))) {
         this.checking = createConflictSearch(rulesOf(m), m.game.rows.concat([{ guess: m.game.pending as Code, feedback: this.fb }]));
         this.solverFor = m;
         this.busy = true;
@@ -390,6 +393,7 @@ export class CodebreakerScreen implements GameScreen {
       }
       if (!r || !r.ok) return;
       this.match = r.state;
+      if (!making) this.guessed = r.state;
     }
   }
 
