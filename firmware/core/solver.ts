@@ -14,7 +14,8 @@
  * or must not), and the masks of all rows are ANDed, so that only prefixes that can still fit are
  * visited. Each prefix visited counts as one evaluation. A pass (splitting the candidates by one
  * guess: a row's filter, the table's split, the unit's own choice) counts one evaluation per
- * candidate. The stop callback is asked every ASK_EVERY evaluations.
+ * PASS_SHARE candidates (a candidate's class is a few statements, a prefix's masks a loop over the
+ * rows). The stop callback is asked every ASK_EVERY evaluations.
  *
  * Where the book ends, the move's guess often comes before the enumeration does: the table's guess
  * there is packed where the enumeration is long (the guess is known once 3 candidates are found, so
@@ -38,6 +39,9 @@ import { Code, Row, Rules } from "./types";
 export { ASK_EVERY, CANDIDATE_CAP, HINT_CAP, MOVE_BUDGET, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
 export { hintCount, hintExample, hintStep, packCode, solverGuess, solverStart, solverStep, solverTableName } from "./solver-format";
 export type { HintState, SolverState } from "./solver-format";
+
+/** Candidates of a pass that count one evaluation (the budget's unit: about a prefix's work in an enumeration). */
+const PASS_SHARE = 4;
 
 // What the machine works on next.
 const JOB_ADVANCE = 0;
@@ -340,7 +344,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     // Then the answer only picks its class's candidates, a few times as many between two questions to stop, and none of
     // them an evaluation.
     const tagged = g === classified;
-    const span = tagged ? 4 * budget : budget;
+    const span = PASS_SHARE * budget;
     const end = count - cursor > span ? cursor + span : count;
     const did = end - cursor;
     if (tagged)
@@ -348,7 +352,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         const w = l[cursor++];
         if (w >> 24 === tag) l[kept++] = w & CODE_BITS;
       }
-    else budget -= did;
+    else budget -= ((did + PASS_SHARE - 1) / PASS_SHARE) | 0;
     while (cursor < end) {
       // The class exact * pegs + in common, without a loop over the holes: the holes that differ (4-bit fields of v ^ g,
       // counted by a multiplication), and per k the symbols both hold at least k times (3-bit fields, counted the same way).
@@ -369,8 +373,9 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       if (kc < -1) l[cursor - 1] = v | ((c + 1) << 24);
       else if (c === kc) l[kept++] = v;
     }
-    // (What follows the last candidate, the table's children, is a piece of work of its own: after a question to stop.)
-    if (cursor < count || did) return budget;
+    // (What follows the last candidate, the table's children, is a piece of work of its own: after a question to stop. The
+    // unit's own choice only counts the classes: it goes on.)
+    if (cursor < count || (did && kc !== -1)) return budget;
     if (kc < -1) {
       // Pondering: the candidates split by the guess played, for its answer.
       classified = g;
