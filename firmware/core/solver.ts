@@ -166,13 +166,18 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // Where the table's candidate node is for all the rows of the move: the first evaluation of its enumeration (else -1; -2
   // once the move's guess is a code found then, MOVE_BUDGET, not the table's).
   let moveFrom = -1;
+  // The book node whose children's places are in `levels` (skipTo with index -1), else 0 (no node is there: the header).
+  let walked = 0;
 
   /**
    * At `cursor`, the lengths of `children` subtrees but the last (Elias gamma codes of length + 1),
-   * then the subtrees: the table node becomes the start of subtree `index`.
+   * then the subtrees: the table node becomes the start of subtree `index`. With index -1 the node stays, and the
+   * classes' part of `levels` holds where each subtree starts (after the last length, at classAt + winClass) and how far
+   * after that (child k at classAt + k).
    */
   function skipTo(children: number, index: number): void {
     let skip = 0;
+    if (index < 0) levels[classAt] = 0;
     for (let k = 0; k < children - 1; k++) {
       // The leading zeros of the next 16 bits, in four steps (a damaged table reads as zeros past its end: 15 at most).
       let w = bits(cursor, 16);
@@ -190,10 +195,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         w <<= 2;
       }
       if (w < 32768) zeros++;
-      if (k < index) skip += bits(cursor + zeros, zeros + 1) - 1;
+      if (index < 0) levels[classAt + k + 1] = skip += bits(cursor + zeros, zeros + 1) - 1;
+      else if (k < index) skip += bits(cursor + zeros, zeros + 1) - 1;
       cursor += 2 * zeros + 1;
     }
-    at = cursor + skip;
+    if (index >= 0) at = cursor + skip;
+    else levels[classAt + winClass] = cursor;
   }
 
   function startEnumeration(rows: number): void {
@@ -497,8 +504,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       p += winClass;
       book = bits(p + index, 1) > 0;
       applied = r + 1;
-      cursor = p + children;
-      skipTo(children, index);
+      // (Walked while the player answered: see run().)
+      if (walked === at) at = levels[classAt + winClass] + levels[classAt + index];
+      else {
+        cursor = p + children;
+        skipTo(children, index);
+      }
       if (!book) {
         // A candidate child: its first bit is set when the table goes on below.
         if (!bits(at++, 1)) at = -1;
@@ -525,7 +536,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     // enumeration where the book ended goes on (its rows are still the first ones, and its candidates fit the list), and
     // the rows after it are applied when it ends.
     if (rows.length < rowCount || (job !== JOB_READY && !(job === JOB_ENUMERATE && at >= 0))) {
-      applied = 0;
+      applied = walked = 0;
       known = overflow = false;
       at = table ? 16 : -1;
       book = at >= 0;
@@ -559,8 +570,19 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function run(toGuess: boolean, budget: number, stop?: () => boolean): boolean {
     for (;;) {
       if (job === JOB_READY) {
-        // Pondering, once the rest is done: the candidates split by the guess played, so that its answer only picks them.
-        if (toGuess || hinting || !known || overflow || guess < 0 || classified === guess) return true;
+        // Pondering, once the rest is done: the candidates split by the guess played, so that its answer only picks them;
+        // at a book node, where each child's subtree starts, so that the answer goes to its child at once.
+        if (toGuess || hinting || guess < 0 || classified === guess || (book && walked === at)) return true;
+        if (book) {
+          if (budget <= 0 || (stop && stop())) return false;
+          const children = ones(childClasses());
+          cursor = at + packBits + winClass + children;
+          skipTo(children, -1);
+          walked = at;
+          budget -= 4;
+          continue;
+        }
+        if (!known || overflow) return true;
         startPass(guess, -2);
       }
       // (Hints: the example is ready once one code fits; ponder() goes on counting.)
