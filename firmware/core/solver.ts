@@ -138,11 +138,13 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const rowGuess = rowBits;
   // Per position k, at 4k: the symbols left to try, the prefix, the colours used, and how many codes the prefix stands for
   // (once only counted: symbols no row's guess holds are tried once for all). (One array: each costs a Pico ~10 JsVars.)
-  const levels = new Int32Array(4 * (pegs + 1) + winClass + 1);
+  const levels = new Int32Array(4 * (pegs + 1) + 2 * (winClass + 1));
   let free = 0;
   // A pass over the candidates with one guess: class counts (in levels, from classAt), position, kept so far, the class kept
   // (-1: none); the guess's symbols (as bits 3s) and symbol counts (3-bit fields).
   const classAt = 4 * (pegs + 1);
+  // Where a node's children's subtrees start (skipTo with index -1), in levels after the class counts.
+  const placeAt = classAt + winClass + 1;
   let cursor = 0;
   let kept = 0;
   let keepClass = -1;
@@ -171,13 +173,13 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
 
   /**
    * At `cursor`, the lengths of `children` subtrees but the last (Elias gamma codes of length + 1),
-   * then the subtrees: the table node becomes the start of subtree `index`. With index -1 the node stays, and the
-   * classes' part of `levels` holds where each subtree starts (after the last length, at classAt + winClass) and how far
-   * after that (child k at classAt + k).
+   * then the subtrees: the table node becomes the start of subtree `index`. With index -1 the node stays, and levels
+   * holds where the subtrees start (after the last length, at placeAt + winClass) and each one how far after that (child
+   * k at placeAt + k).
    */
   function skipTo(children: number, index: number): void {
     let skip = 0;
-    if (index < 0) levels[classAt] = 0;
+    if (index < 0) levels[placeAt] = 0;
     for (let k = 0; k < children - 1; k++) {
       // The leading zeros of the next 16 bits, in four steps (a damaged table reads as zeros past its end: 15 at most).
       let w = bits(cursor, 16);
@@ -195,12 +197,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         w <<= 2;
       }
       if (w < 32768) zeros++;
-      if (index < 0) levels[classAt + k + 1] = skip += bits(cursor + zeros, zeros + 1) - 1;
+      if (index < 0) levels[placeAt + k + 1] = skip += bits(cursor + zeros, zeros + 1) - 1;
       else if (k < index) skip += bits(cursor + zeros, zeros + 1) - 1;
       cursor += 2 * zeros + 1;
     }
     if (index >= 0) at = cursor + skip;
-    else levels[classAt + winClass] = cursor;
+    else levels[placeAt + winClass] = cursor;
   }
 
   function startEnumeration(rows: number): void {
@@ -335,7 +337,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     keepClass = keep;
     cursor = kept = 0;
     // (The split by this guess has counted them.)
-    if (g !== classified) levels.fill(0, classAt);
+    if (g !== classified) levels.fill(0, classAt, placeAt);
     job = JOB_PASS;
   }
 
@@ -348,10 +350,10 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const a2 = atLeast2;
     const kc = keepClass;
     // Split by this guess already (pondering): each candidate's class + 1 is in its top bits, and the classes are counted.
-    // Then the answer only picks its class's candidates, a few times as many between two questions to stop, and none of
+    // Then the answer only picks its class's candidates, four times as many between two questions to stop, and none of
     // them an evaluation.
     const tagged = g === classified;
-    const span = PASS_SHARE * budget;
+    const span = (tagged ? 4 * PASS_SHARE : PASS_SHARE) * budget;
     const end = count - cursor > span ? cursor + span : count;
     const did = end - cursor;
     if (tagged)
@@ -407,7 +409,9 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
             levels[classAt + c] = 0;
           }
         }
-        skipTo(children, index);
+        // (Walked while the player answered: see run().)
+        if (walked === at) at = levels[placeAt + winClass] + levels[placeAt + index];
+        else skipTo(children, index);
         if (levels[classAt + keepClass] > 2) at = -1;
       }
       return budget;
@@ -505,7 +509,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       book = bits(p + index, 1) > 0;
       applied = r + 1;
       // (Walked while the player answered: see run().)
-      if (walked === at) at = levels[classAt + winClass] + levels[classAt + index];
+      if (walked === at) at = levels[placeAt + winClass] + levels[placeAt + index];
       else {
         cursor = p + children;
         skipTo(children, index);
@@ -571,19 +575,26 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     for (;;) {
       if (job === JOB_READY) {
         // Pondering, once the rest is done: the candidates split by the guess played, so that its answer only picks them;
-        // at a book node, where each child's subtree starts, so that the answer goes to its child at once.
-        if (toGuess || hinting || guess < 0 || classified === guess || (book && walked === at)) return true;
-        if (book) {
+        // then, at a node of the table, where each child's subtree starts, so that the answer goes to its child at once.
+        if (toGuess || hinting || guess < 0 || (!book && (!known || overflow))) return true;
+        if (!book && classified !== guess) startPass(guess, -2);
+        else if (at < 0 || walked === at) return true;
+        else {
           if (budget <= 0 || (stop && stop())) return false;
-          const children = ones(childClasses());
-          cursor = at + packBits + winClass + children;
+          let children = 0;
+          if (book) {
+            children = ones(childClasses());
+            cursor = at + packBits + winClass + children;
+          } else if (candidateNodeGuess() === guess) {
+            // (As the answer's pass walks them: children with 3 or more candidates have a flag.)
+            cursor = afterGuess;
+            for (let c = 0; c < winClass; c++) if (levels[classAt + c] > 2 && bits(cursor++, 1)) children++;
+          }
           skipTo(children, -1);
           walked = at;
           budget -= 4;
           continue;
         }
-        if (!known || overflow) return true;
-        startPass(guess, -2);
       }
       // (Hints: the example is ready once one code fits; ponder() goes on counting.)
       if (toGuess && (guess >= 0 || (hinting && found()))) return true;
