@@ -22,7 +22,10 @@
  * that the node has a guess at all). step() returns with that guess, and the rest of the
  * enumeration (which the next move needs: the table's candidates always fit the list) goes on in
  * ponder() while the player answers, or in the next move's step(). ponder() then splits the
- * candidates by the guess played, so that the answer only picks its class's.
+ * candidates by the guess played, so that the answer only picks its class's, and at a node of the
+ * table places the node's children (where each subtree starts), so that the answer goes to its
+ * child without reading the subtrees' lengths. Whether an answer fits is then known too (fits()):
+ * the ui takes it at once instead of searching for a conflict.
  *
  * The table's format, and codes as the unit holds them: solver-format.ts.
  *
@@ -598,7 +601,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       }
       // (Hints: the example is ready once one code fits; ponder() goes on counting.)
       if (toGuess && (guess >= 0 || (hinting && found()))) return true;
-      if (budget <= 0 || (stop && stop())) return false;
+      // (Applying a row is no question to stop, but where it walks a book node's subtrees: the others are a few statements.)
+      if (budget <= 0 || (stop && (job !== JOB_ADVANCE || (book && walked !== at)) && stop())) return false;
       // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
       // state machine, so this does exactly what one call with the whole budget would.
       // (The evaluations are the budget used; a piece of work with none takes a part of the slice all the same: picking a
