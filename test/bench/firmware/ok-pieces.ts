@@ -73,13 +73,22 @@ function guessKeyed(rows: number): void {
 
 /** The player's secret on the codemaker pad; the unit's first guess (from its table) played; its answer keyed. */
 function answerKeyed(): void {
+  answerKeyedAfter(false);
+}
+
+/**
+ * The same; with `pondered`, the unit's work for its next move while the player answers is done first (as when the player
+ * takes a few seconds).
+ */
+function answerKeyedAfter(pondered: boolean): void {
   atMenu("unit-breaks");
   tap(OK);
   const secret = [1, 2, 3, 4];
   for (let i = 0; i < 4; i++) tap(maker.colours[secret[i]]);
   tap(maker.ok);
   for (let k = 0; k < 1000 && game.busy; k++) slice();
-  // (The next move's work while the player answers is not this piece's: it is left out.)
+  // (The next move's work while the player answers is not this piece's: it is done before, or left out.)
+  for (let k = 0; k < 1000 && pondered && game.pondering; k++) slice();
   game.pondering = false;
   const guess = (game.match as NonNullable<typeof game.match>).game.pending as number[];
   let exact = 0;
@@ -213,6 +222,21 @@ export const OK_PIECES: Record<string, Piece> = {
   "OK answer row 1 to the unit's guess (whole)": {
     setup: freshStorage,
     prepare: answerKeyed,
+    work: function () {
+      okTask(maker.ok);
+      slice();
+      save();
+      for (let k = 0; k < 1000 && game.busy; k++) slice();
+      show();
+      save();
+    },
+  },
+  // The same after the player took their time: the unit pondered while the answer was keyed.
+  "OK answer row 1 to the unit's guess, pondered (whole)": {
+    setup: freshStorage,
+    prepare: function () {
+      answerKeyedAfter(true);
+    },
     work: function () {
       okTask(maker.ok);
       slice();
