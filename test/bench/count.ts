@@ -47,6 +47,7 @@ const REPEATS: Record<string, number> = {
   "render (game in play)": 40,
   "pixels.show (changed)": 40,
   "pixels.show (same)": 40,
+  "scheduler's task (run)": 40,
   "key's frame (ui, render, show)": 40,
   "OK game start vs unit (ui, render, show)": 10,
   "game start: the unit's secret (slice, render, show)": 10,

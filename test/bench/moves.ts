@@ -40,7 +40,7 @@ import { VARIANTS, variantOf, type Variant } from "../../firmware/tools/solver/v
 import { espruinoBinary, espruinoMissing } from "../../sim/espruino/binary.ts";
 
 /** firmware/main.ts: SLICE_MS. */
-const SLICE_MS = 1.5;
+const SLICE_MS = 0.1;
 export const MOVE_BOUNDS = { meanMs: 15, maxMs: 60, pieceMs: 2 };
 const SEED = 13;
 

@@ -6,17 +6,15 @@
  * - a move: from the start of the task that takes the OK asking for it (the secret's or an answer's) to the frame that
  *   shows it (the first from which the board's code pegs stay as the watcher reads them): the OK's own task, the key
  *   scans while it is held and the thinking light's renders in between count too;
- * - a hint: asked at every row of your game as soon as the row stands on the board: the hint key is pressed (and again
- *   every REPRESS_MS until the hint shows), and the figure runs from the start of the task that took the row's OK
- *   (the unit starts on the hints then) to the frame that shows the hint's example in the empty row; then the row is
- *   cleared, and once the hint has stopped showing (HINT_MS after the last press: until then the next row's hint
- *   would fill the row the watcher keys next) the watcher plays on. The presses' own tasks count too (a key's task
- *   every REPRESS_MS).
+ * - a hint: asked with every row of your game but the last: the hint key is tapped just before the row's OK, as a
+ *   player does who wants the next row's hint at once (the hint shows for HINT_MS, so the OK's commit brings the
+ *   example into the next row as soon as it is found). The figure runs from the start of the task that took the row's
+ *   OK to the frame that shows the example in the empty row (the OK's own task, the key scans while it is held, the
+ *   save and the search's slices count too); then the row is cleared and the watcher plays on.
  */
 import type { PresetId } from "../../firmware/core/types.ts";
 import { rulesFor } from "../../firmware/core/presets.ts";
 import { G_CLEAR, G_HINT, G_OK } from "../../firmware/ui/layout.ts";
-import { HINT_MS } from "../../firmware/ui/codebreaker.ts";
 import type { EspruinoBoard, FrameReport } from "../../sim/espruino/engine.ts";
 import { watchRealTime, type WatchEvent } from "../../sim/play/watch.ts";
 import { gridKey } from "../scenarios/driver.ts";
@@ -43,8 +41,6 @@ export interface AgainstUnit {
 
 /** How long to wait for a hint's example on the LEDs (host ms) before giving up on it, by default. */
 const HINT_TIMEOUT_MS = 60_000;
-/** The hint key is pressed again this often (host ms) while the hint is worked out (HINT_MS is 5 s). */
-const REPRESS_MS = 2_000;
 
 /**
  * Plays `games` games against the unit (roles 4 then 3 alternate, the unit breaking first) and returns its moves and,
@@ -62,7 +58,6 @@ export async function playAgainstUnit(
   const okPresses: number[] = [];
   // The board's code pegs after every frame, with the busy time at its write, and the empty holes on the board.
   const boards: { busy: number; at: number; pegs: string; holes: number }[] = [];
-  const holes = () => b.colours("board").filter((c) => c === "hole").length;
   const stopWatching = b.on("leds", () => {
     const pegs = b.colours("board");
     boards.push({
@@ -73,43 +68,61 @@ export async function playAgainstUnit(
     });
   });
   const press = b.press.bind(b);
+  const hints: number[] = [];
+  const okKey = gridKey(G_OK);
+  /** Your game is on (the hints are asked with your rows' OKs). */
+  let youBreaking = false;
+  /** Your row's OK, held back until the hint key has been tapped. */
+  let okHeld: string | null = null;
+  /** Your last row's OK (board time) and when it was pressed (host ms), until the hint's example shows or the game ends. */
+  let hintOk: { at: number; wall: number } | null = null;
+  /** The hook's own taps go straight through. */
+  let hooking = false;
   b.press = (key: string) => {
+    if (opts.hints && youBreaking && key === okKey && !hooking) {
+      okHeld = key;
+      return;
+    }
     if (okKeys.has(key)) okPresses.push(b.now);
     press(key);
   };
-  const hints: number[] = [];
-  let hintAfter: number | null = null;
   const advance = b.advance.bind(b);
   const problems: string[] = [];
-  /** Asks for the hint once your row stands on the board (before the watcher keys the next one), then clears the row. */
+  /**
+   * The frame that shows the hint's example for the row committed by the OK pressed at `okAt`: the first frame with the
+   * next row's holes filled, after the first that shows that row empty (its holes, the cursor's blinking off or not).
+   */
+  const exampleAfter = (okAt: number) => {
+    const i = boards.findIndex((x) => x.at >= okAt && x.holes >= rules.pegs - 1);
+    return i < 0 ? undefined : boards.slice(i + 1).find((x) => x.holes === 0);
+  };
+  /** Asks for the hint with each of your rows (tapped just before its OK), and clears the row once the example fills it. */
   b.advance = async (ms: number) => {
-    if (hintAfter !== null) {
-      const okAt = hintAfter;
-      hintAfter = null;
-      const from = busyBeforeKey(b.frames, okAt, b.now);
-      const before = holes();
-      const asked = b.now;
-      const start = Date.now();
-      // The example shows if the work is done within HINT_MS of a press: on the interpreter a long hint's slices take
-      // far longer than that in wall time (idle between slices), so the key is pressed again now and then.
-      let pressed = -Infinity;
-      let lastPress = b.now;
-      while (holes() > before - (rules.pegs - 1) && Date.now() - start < timeoutMs) {
-        if (Date.now() - pressed > REPRESS_MS) {
-          pressed = Date.now();
-          lastPress = b.now;
-          await b.tap(gridKey(G_HINT), 60, 0);
-        } else await advance(20);
+    if (hooking) return advance(ms);
+    hooking = true;
+    try {
+      if (okHeld !== null) {
+        const key = okHeld;
+        okHeld = null;
+        await b.tap(gridKey(G_HINT), 60, 30);
+        okPresses.push(b.now);
+        hintOk = { at: b.now, wall: Date.now() };
+        press(key);
+      } else if (hintOk !== null) {
+        const shown = exampleAfter(hintOk.at);
+        if (shown) {
+          const from = busyBeforeKey(b.frames, hintOk.at, shown.at);
+          hints.push(shown.busy - from);
+          opts.log?.(`${preset}${harder ? "+" : ""} hint: ${Math.round((shown.busy - from) * 100) / 100} ms`);
+          hintOk = null;
+          await b.tap(gridKey(G_CLEAR), 60, 30);
+        } else if (Date.now() - hintOk.wall > timeoutMs) {
+          problems.push(`no hint's example on the board within ${timeoutMs / 1000} s`);
+          hintOk = null;
+        }
       }
-      const shown = boards.find((x) => x.at >= asked && x.holes <= before - (rules.pegs - 1));
-      if (shown) {
-        hints.push(shown.busy - from);
-        opts.log?.(`${preset}${harder ? "+" : ""} hint: ${Math.round((shown.busy - from) * 100) / 100} ms`);
-      } else problems.push(`no hint's example on the board within ${timeoutMs / 1000} s`);
-      await b.tap(gridKey(G_CLEAR), 60, 0);
-      while (holes() <= before - (rules.pegs - 1) && Date.now() - start < 2 * timeoutMs) await advance(20);
-      // While the hint shows, the next row's hint would fill the row the watcher is about to key: let it go out first.
-      await advance(Math.max(0, lastPress + HINT_MS + 300 - b.now));
+    } finally {
+      hooking = false;
     }
     return advance(ms);
   };
@@ -119,8 +132,10 @@ export async function playAgainstUnit(
       { preset, harder, games: opts.games, pressMs: opts.pressMs ?? 150, rowPauseMs: 100, gamePauseMs: 300, timeoutMs: 60_000 },
       (e) => {
         opts.log?.(`  ${e.text}`);
-        if (opts.hints && e.type === "row" && e.breaker === "you" && e.feedback.exact < rules.pegs && e.row < rules.rows)
-          hintAfter = okPresses[okPresses.length - 1] ?? null;
+        if (e.type === "game-start") youBreaking = e.breaker === "you";
+        if (e.type === "game") youBreaking = false;
+        // The game's last row: no next row for an example.
+        if (e.type === "row" && e.breaker === "you" && (e.feedback.exact === rules.pegs || e.row >= rules.rows)) hintOk = null;
       },
     );
     const end = events[events.length - 1];

@@ -395,7 +395,7 @@ function docsBlock(): string {
     `- A key lights its LEDs about ${sec(pico.keyMs)} after the scan that sees it (the median key; a re-render, ${sec(pico.renderMs)}).`,
     `- Nothing holds the unit up longer than about ${sec(pico.stallMaxMs)}: a key pressed meanwhile waits that long for its frame${stallTask ? ` (the longest task: ${stallTask})` : ""}.`,
     `- As codebreaker the unit takes about ${sec(pico.moveMeanMs)} a move on average and ${sec(pico.moveMaxMs)} at worst, after the answer's OK.`,
-    `- A hint asked right after a row shows within ${sec(pico.hintMaxMs)} at worst, ${sec(pico.hintMeanMs)} on average.`,
+    `- A hint asked with a row shows within ${sec(pico.hintMaxMs)} at worst, ${sec(pico.hintMeanMs)} on average.`,
     !Number.isFinite(jsvarsPeak)
       ? `- JsVars not measured: ${notMeasured("jsvarsPeak")}.`
       : `- The firmware holds ${jsvarsBoot} JsVars after boot and ${jsvarsPeak} at the peak (${jsvarsPeakTask}), of ${jsvarsTotal}.`,

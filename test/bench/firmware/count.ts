@@ -13,9 +13,9 @@
  */
 import profile from "brainboard:profile";
 import { render } from "../../../firmware/ui/render";
-import { SOLVER_SLICE } from "../../../firmware/ui/codebreaker";
-import { createHintState, createSolver, solverTableName, type SolverState } from "../../../firmware/core/solver";
+import { ASK_EVERY, createHintState, createSolver, solverTableName, type SolverState } from "../../../firmware/core/solver";
 import { rulesFor } from "../../../firmware/core/presets";
+import { Scheduler, SLOT_POWER, SLOT_RENDER, SLOT_SCAN } from "../../../firmware/device/scheduler";
 import type { Row } from "../../../firmware/core/types";
 import { OK_PIECES, type Piece } from "./ok-pieces";
 import { app, holdKey, keysTaken, brainiacInPlay, clock, frame, pixels, playWithLeds, scanner, SETTLED } from "./fixtures";
@@ -52,6 +52,7 @@ function breakerAfter(count: number): SolverState {
 }
 
 let scan: () => void = function () {};
+let sched = new Scheduler();
 let hint = createHintState(rulesFor("race", true));
 let solver: SolverState | null = null;
 
@@ -140,6 +141,22 @@ const PIECES: Record<string, Piece> = {
       pixels.show(frame, SETTLED, app.secretCovered);
     },
   },
+  // What a task pays the scheduler: its slots gone through, its job called (a render due, which puts the next scan off
+  // as a scan does), the next timer armed (a setTimeout, and in the next at() from outside a task, a clearTimeout).
+  "scheduler's task (run)": {
+    setup: function () {
+      sched = new Scheduler();
+      sched.at(SLOT_POWER, 1e9, function () {});
+    },
+    prepare: function () {
+      sched.at(SLOT_RENDER, 0, function () {
+        sched.at(SLOT_SCAN, global.__clock * 1000 + 20, function () {});
+      });
+    },
+    work: function () {
+      (sched as unknown as { run(): void }).run();
+    },
+  },
   "key's frame (ui, render, show)": {
     setup: playWithLeds,
     work: function (i) {
@@ -152,14 +169,15 @@ const PIECES: Record<string, Piece> = {
   "hint race+ after row 1 (example and count)": hintPiece(1, true),
   "hint race+ after row 2 (example)": hintPiece(2, false),
   "hint race+ after row 2 (example and count)": hintPiece(2, true),
-  // The game's longest move (its 5th guess): the first slice of it, and the whole move (its start and every slice).
+  // The game's longest move (its 5th guess): the first slice of it (a Pico's: its first chunk, after which its clock ends
+  // it), and the whole move (its start and every slice).
   "move slice race+ row 5": {
     prepare: function () {
       solver = breakerAfter(4);
       solver.start(raceRows(4));
     },
     work: function () {
-      (solver as SolverState).step(SOLVER_SLICE);
+      (solver as SolverState).step(ASK_EVERY);
     },
   },
   "move race+ row 5": {
