@@ -135,6 +135,16 @@ function freshStorage(): void {
   store.clear();
 }
 
+/** From the answer's OK to the frame of the unit's next guess, with the row's save and the guess's. */
+function answerToGuess(): void {
+  okTask(maker.ok);
+  slice();
+  save();
+  for (let k = 0; k < 1000 && game.busy; k++) slice();
+  show();
+  save();
+}
+
 export const OK_PIECES: Record<string, Piece> = {
   "OK game start vs unit (ui, render, show)": {
     prepare: function () {
@@ -217,19 +227,13 @@ export const OK_PIECES: Record<string, Piece> = {
     },
     work: slice,
   },
-  // From the answer's OK to the frame of the unit's next guess (its table's), in the firmware's order: the OK's task, a
-  // slice, the row's save, the slice that plays the guess, its frame, and its save.
+  // From the answer's OK to the frame of the unit's next guess (its table's): the OK's task, a slice, the row's save, the
+  // slices up to the guess, its frame, and its save. (Where the first slice plays the guess, the firmware saves once, after
+  // the frame: the save it was asked for by the OK is replaced by the move's.)
   "OK answer row 1 to the unit's guess (whole)": {
     setup: freshStorage,
     prepare: answerKeyed,
-    work: function () {
-      okTask(maker.ok);
-      slice();
-      save();
-      for (let k = 0; k < 1000 && game.busy; k++) slice();
-      show();
-      save();
-    },
+    work: answerToGuess,
   },
   // The same after the player took their time: the unit pondered while the answer was keyed.
   "OK answer row 1 to the unit's guess, pondered (whole)": {
@@ -237,14 +241,7 @@ export const OK_PIECES: Record<string, Piece> = {
     prepare: function () {
       answerKeyedAfter(true);
     },
-    work: function () {
-      okTask(maker.ok);
-      slice();
-      save();
-      for (let k = 0; k < 1000 && game.busy; k++) slice();
-      show();
-      save();
-    },
+    work: answerToGuess,
   },
   "OK's save (guess row 6 vs unit)": {
     setup: freshStorage,
