@@ -14,8 +14,8 @@
  * or must not), and the masks of all rows are ANDed, so that only prefixes that can still fit are
  * visited. Each prefix visited counts as one evaluation. A pass (splitting the candidates by one
  * guess: a row's filter, the table's split, the unit's own choice) counts one evaluation per
- * PASS_SHARE candidates (a candidate's class is a few statements, a prefix's masks a loop over the
- * rows). The stop callback is asked every ASK_EVERY evaluations.
+ * PASS_SHARE candidates (on the interpreter a candidate's class takes about half the time of a prefix's
+ * masks, a loop over the rows). The stop callback is asked every ASK_EVERY evaluations.
  *
  * Where the book ends, the move's guess often comes before the enumeration does: the table's guess
  * there is packed where the enumeration is long (the guess is known once 3 candidates are found, so
@@ -44,7 +44,7 @@ export { hintCount, hintExample, hintStep, packCode, solverGuess, solverStart, s
 export type { HintState, SolverState } from "./solver-format";
 
 /** Candidates of a pass that count one evaluation (the budget's unit: about a prefix's work in an enumeration). */
-const PASS_SHARE = 4;
+const PASS_SHARE = 2;
 
 // What the machine works on next.
 const JOB_ADVANCE = 0;
@@ -353,8 +353,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const a2 = atLeast2;
     const kc = keepClass;
     // Split by this guess already (pondering): each candidate's class + 1 is in its top bits, and the classes are counted.
-    // Then the answer only picks its class's candidates, four times as many between two questions to stop, and none of
-    // them an evaluation.
+    // Then the answer only picks its class's candidates, four times as many as a pass's between two questions to stop, and
+    // none of them an evaluation.
     const tagged = g === classified;
     const span = (tagged ? 4 * PASS_SHARE : PASS_SHARE) * budget;
     const end = count - cursor > span ? cursor + span : count;
@@ -426,8 +426,11 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       bestParts = parts;
       best = trying;
     }
-    if (++trying < tries) startPass(list[trying], -1);
-    else {
+    if (++trying < tries) {
+      startPass(list[trying], -1);
+      // (The next pass in the same call, while the budget lasts: a pass over a few candidates is a small piece of work.)
+      if (budget > 0) return pass(budget);
+    } else {
       guess = list[best];
       job = JOB_READY;
     }
@@ -601,8 +604,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       }
       // (Hints: the example is ready once one code fits; ponder() goes on counting.)
       if (toGuess && (guess >= 0 || (hinting && found()))) return true;
-      // (Applying a row is no question to stop, but where it walks a book node's subtrees: the others are a few statements.)
-      if (budget <= 0 || (stop && (job !== JOB_ADVANCE || (book && walked !== at)) && stop())) return false;
+      // (No question before a step of the book that reads no subtree lengths: the guess there, or the child placed already.)
+      if (budget <= 0 || (stop && !(job === JOB_ADVANCE && book && (applied >= rowCount || walked === at)) && stop())) return false;
       // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
       // state machine, so this does exactly what one call with the whole budget would.
       // (The evaluations are the budget used; a piece of work with none takes a part of the slice all the same: picking a
