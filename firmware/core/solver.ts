@@ -171,7 +171,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // Where the table's candidate node is for all the rows of the move: the first evaluation of its enumeration (else -1; -2
   // once the move's guess is a code found then, MOVE_BUDGET, not the table's).
   let moveFrom = -1;
-  // The book node whose children's places are in `levels` (skipTo with index -1), else 0 (no node is there: the header).
+  // The table node whose children's places are in `levels` (skipTo with index -1), else 0 (no node is there: the header).
   let walked = 0;
 
   /**
