@@ -69,6 +69,11 @@ export interface SolverState {
   ponder(budget: number, stop?: () => boolean): boolean;
   /** The guess once ready; null on contradictory rows (or while working). */
   guess(): Code | null;
+  /**
+   * Is it known already that some secret fits the rows with the guess in hand answered `exact`, `near` (the candidates
+   * split by the guess while the player answered, or the table's node for it)? False when that is not known.
+   */
+  fits(exact: number, near: number): boolean;
   /** Evaluations done since creation (the bench reads it). */
   evals(): number;
   /** Hints: how many secrets fit, and the first one (null when none); while the work goes on, those found so far. */

@@ -14,14 +14,18 @@
  * or must not), and the masks of all rows are ANDed, so that only prefixes that can still fit are
  * visited. Each prefix visited counts as one evaluation. A pass (splitting the candidates by one
  * guess: a row's filter, the table's split, the unit's own choice) counts one evaluation per
- * candidate. The stop callback is asked every ASK_EVERY evaluations.
+ * PASS_SHARE candidates (on the interpreter a candidate's class takes about half the time of a prefix's
+ * masks, a loop over the rows). The stop callback is asked every ASK_EVERY evaluations.
  *
  * Where the book ends, the move's guess often comes before the enumeration does: the table's guess
  * there is packed where the enumeration is long (the guess is known once 3 candidates are found, so
  * that the node has a guess at all). step() returns with that guess, and the rest of the
  * enumeration (which the next move needs: the table's candidates always fit the list) goes on in
  * ponder() while the player answers, or in the next move's step(). ponder() then splits the
- * candidates by the guess played, so that the answer only picks its class's.
+ * candidates by the guess played, so that the answer only picks its class's, and at a node of the
+ * table places the node's children (where each subtree starts), so that the answer goes to its
+ * child without reading the subtrees' lengths. Whether an answer fits is then known too (fits()):
+ * the ui takes it at once instead of searching for a conflict.
  *
  * The table's format, and codes as the unit holds them: solver-format.ts.
  *
@@ -38,6 +42,9 @@ import { Code, Row, Rules } from "./types";
 export { ASK_EVERY, CANDIDATE_CAP, HINT_CAP, MOVE_BUDGET, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
 export { hintCount, hintExample, hintStep, packCode, solverGuess, solverStart, solverStep, solverTableName } from "./solver-format";
 export type { HintState, SolverState } from "./solver-format";
+
+/** Candidates of a pass that count one evaluation (the budget's unit: about a prefix's work in an enumeration). */
+const PASS_SHARE = 2;
 
 // What the machine works on next.
 const JOB_ADVANCE = 0;
@@ -134,11 +141,13 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   const rowGuess = rowBits;
   // Per position k, at 4k: the symbols left to try, the prefix, the colours used, and how many codes the prefix stands for
   // (once only counted: symbols no row's guess holds are tried once for all). (One array: each costs a Pico ~10 JsVars.)
-  const levels = new Int32Array(4 * (pegs + 1) + winClass + 1);
+  const levels = new Int32Array(4 * (pegs + 1) + 2 * (winClass + 1));
   let free = 0;
   // A pass over the candidates with one guess: class counts (in levels, from classAt), position, kept so far, the class kept
   // (-1: none); the guess's symbols (as bits 3s) and symbol counts (3-bit fields).
   const classAt = 4 * (pegs + 1);
+  // Where a node's children's subtrees start (skipTo with index -1), in levels after the class counts.
+  const placeAt = classAt + winClass + 1;
   let cursor = 0;
   let kept = 0;
   let keepClass = -1;
@@ -162,13 +171,18 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // Where the table's candidate node is for all the rows of the move: the first evaluation of its enumeration (else -1; -2
   // once the move's guess is a code found then, MOVE_BUDGET, not the table's).
   let moveFrom = -1;
+  // The table node whose children's places are in `levels` (skipTo with index -1), else 0 (no node is there: the header).
+  let walked = 0;
 
   /**
    * At `cursor`, the lengths of `children` subtrees but the last (Elias gamma codes of length + 1),
-   * then the subtrees: the table node becomes the start of subtree `index`.
+   * then the subtrees: the table node becomes the start of subtree `index`. With index -1 the node stays, and levels
+   * holds where the subtrees start (after the last length, at placeAt + winClass) and each one how far after that (child
+   * k at placeAt + k).
    */
   function skipTo(children: number, index: number): void {
     let skip = 0;
+    if (index < 0) levels[placeAt] = 0;
     for (let k = 0; k < children - 1; k++) {
       // The leading zeros of the next 16 bits, in four steps (a damaged table reads as zeros past its end: 15 at most).
       let w = bits(cursor, 16);
@@ -186,10 +200,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         w <<= 2;
       }
       if (w < 32768) zeros++;
-      if (k < index) skip += bits(cursor + zeros, zeros + 1) - 1;
+      if (index < 0) levels[placeAt + k + 1] = skip += bits(cursor + zeros, zeros + 1) - 1;
+      else if (k < index) skip += bits(cursor + zeros, zeros + 1) - 1;
       cursor += 2 * zeros + 1;
     }
-    at = cursor + skip;
+    if (index >= 0) at = cursor + skip;
+    else levels[placeAt + winClass] = cursor;
   }
 
   function startEnumeration(rows: number): void {
@@ -324,7 +340,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     keepClass = keep;
     cursor = kept = 0;
     // (The split by this guess has counted them.)
-    if (g !== classified) levels.fill(0, classAt);
+    if (g !== classified) levels.fill(0, classAt, placeAt);
     job = JOB_PASS;
   }
 
@@ -337,10 +353,10 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     const a2 = atLeast2;
     const kc = keepClass;
     // Split by this guess already (pondering): each candidate's class + 1 is in its top bits, and the classes are counted.
-    // Then the answer only picks its class's candidates, a few times as many between two questions to stop, and none of
-    // them an evaluation.
+    // Then the answer only picks its class's candidates, four times as many as a pass's between two questions to stop, and
+    // none of them an evaluation.
     const tagged = g === classified;
-    const span = tagged ? 4 * budget : budget;
+    const span = (tagged ? 4 * PASS_SHARE : PASS_SHARE) * budget;
     const end = count - cursor > span ? cursor + span : count;
     const did = end - cursor;
     if (tagged)
@@ -348,7 +364,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         const w = l[cursor++];
         if (w >> 24 === tag) l[kept++] = w & CODE_BITS;
       }
-    else budget -= did;
+    else budget -= ((did + PASS_SHARE - 1) / PASS_SHARE) | 0;
     while (cursor < end) {
       // The class exact * pegs + in common, without a loop over the holes: the holes that differ (4-bit fields of v ^ g,
       // counted by a multiplication), and per k the symbols both hold at least k times (3-bit fields, counted the same way).
@@ -369,8 +385,9 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       if (kc < -1) l[cursor - 1] = v | ((c + 1) << 24);
       else if (c === kc) l[kept++] = v;
     }
-    // (What follows the last candidate, the table's children, is a piece of work of its own: after a question to stop.)
-    if (cursor < count || did) return budget;
+    // (What follows the last candidate, the table's children, is a piece of work of its own: after a question to stop. The
+    // unit's own choice only counts the classes: it goes on.)
+    if (cursor < count || (did && kc !== -1)) return budget;
     if (kc < -1) {
       // Pondering: the candidates split by the guess played, for its answer.
       classified = g;
@@ -395,7 +412,9 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
             levels[classAt + c] = 0;
           }
         }
-        skipTo(children, index);
+        // (Walked while the player answered: see run().)
+        if (walked === at) at = levels[placeAt + winClass] + levels[placeAt + index];
+        else skipTo(children, index);
         if (levels[classAt + keepClass] > 2) at = -1;
       }
       return budget;
@@ -407,8 +426,11 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       bestParts = parts;
       best = trying;
     }
-    if (++trying < tries) startPass(list[trying], -1);
-    else {
+    if (++trying < tries) {
+      startPass(list[trying], -1);
+      // (The next pass in the same call, while the budget lasts: a pass over a few candidates is a small piece of work.)
+      if (budget > 0) return pass(budget);
+    } else {
       guess = list[best];
       job = JOB_READY;
     }
@@ -438,6 +460,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function earlyGuess(): void {
     if (bits(at, 1)) guess = tableGuess(at + 1);
     early = false;
+  }
+
+  /** At the book node at `at`: one bit per class, class 0 first, set for the classes with a child (a secret gives them). */
+  function childClasses(): number {
+    const p = at + packBits;
+    return (bits(p, 15) << (winClass - 15)) | bits(p + 15, winClass - 15);
   }
 
   /** Applies the next row to the position (no evaluations itself), or decides the guess after the last. */
@@ -476,8 +504,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       // A row's guess that is not the table's: the table no longer applies.
       if (tableGuess(at) !== rowGuess[r]) return;
       let p = at + packBits;
-      // One bit per class, class 0 first, set for the classes with a child: how many, and which child is the played class's.
-      const w = (bits(p, 15) << (winClass - 15)) | bits(p + 15, winClass - 15);
+      const w = childClasses();
       const children = ones(w);
       const index = playedClass < winClass && (w >> (winClass - 1 - playedClass)) & 1 ? ones(w >> (winClass - playedClass)) : -1;
       // No child for this feedback: no secret gives it, a contradiction.
@@ -487,8 +514,12 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       p += winClass;
       book = bits(p + index, 1) > 0;
       applied = r + 1;
-      cursor = p + children;
-      skipTo(children, index);
+      // (Walked while the player answered: see run().)
+      if (walked === at) at = levels[placeAt + winClass] + levels[placeAt + index];
+      else {
+        cursor = p + children;
+        skipTo(children, index);
+      }
       if (!book) {
         // A candidate child: its first bit is set when the table goes on below.
         if (!bits(at++, 1)) at = -1;
@@ -515,7 +546,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     // enumeration where the book ended goes on (its rows are still the first ones, and its candidates fit the list), and
     // the rows after it are applied when it ends.
     if (rows.length < rowCount || (job !== JOB_READY && !(job === JOB_ENUMERATE && at >= 0))) {
-      applied = 0;
+      applied = walked = 0;
       known = overflow = false;
       at = table ? 16 : -1;
       book = at >= 0;
@@ -549,13 +580,32 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   function run(toGuess: boolean, budget: number, stop?: () => boolean): boolean {
     for (;;) {
       if (job === JOB_READY) {
-        // Pondering, once the rest is done: the candidates split by the guess played, so that its answer only picks them.
-        if (toGuess || hinting || !known || overflow || guess < 0 || classified === guess) return true;
-        startPass(guess, -2);
+        // Pondering, once the rest is done: the candidates split by the guess played, so that its answer only picks them;
+        // then, at a node of the table, where each child's subtree starts, so that the answer goes to its child at once.
+        if (toGuess || hinting || guess < 0 || (!book && (!known || overflow))) return true;
+        if (!book && classified !== guess) startPass(guess, -2);
+        else if (at < 0 || walked === at) return true;
+        else {
+          if (budget <= 0 || (stop && stop())) return false;
+          let children = 0;
+          if (book) {
+            children = ones(childClasses());
+            cursor = at + packBits + winClass + children;
+          } else if (candidateNodeGuess() === guess) {
+            // (As the answer's pass walks them: children with 3 or more candidates have a flag.)
+            cursor = afterGuess;
+            for (let c = 0; c < winClass; c++) if (levels[classAt + c] > 2 && bits(cursor++, 1)) children++;
+          }
+          skipTo(children, -1);
+          walked = at;
+          budget -= 4;
+          continue;
+        }
       }
       // (Hints: the example is ready once one code fits; ponder() goes on counting.)
       if (toGuess && (guess >= 0 || (hinting && found()))) return true;
-      if (budget <= 0 || (stop && stop())) return false;
+      // (No question before a step of the book that reads no subtree lengths: the guess there, or the child placed already.)
+      if (budget <= 0 || (stop && !(job === JOB_ADVANCE && book && (applied >= rowCount || walked === at)) && stop())) return false;
       // A few evaluations between two questions to `stop` (each is a call and a clock read): the work is a resumable
       // state machine, so this does exactly what one call with the whole budget would.
       // (The evaluations are the budget used; a piece of work with none takes a part of the slice all the same: picking a
@@ -586,6 +636,14 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     },
     guess: function (): Code | null {
       return guess < 0 ? null : unpack(guess);
+    },
+    fits: function (exact: number, near: number): boolean {
+      const c = exact * (pegs + 1) + near;
+      // (The winning class: the guess itself, which need not be a valid secret.)
+      if (job !== JOB_READY || guess < 0 || c >= winClass) return false;
+      // Split by the guess played: the class's candidates are counted. At the book node whose guess it is: its child.
+      if (classified === guess) return levels[classAt + c] > 0;
+      return book && applied === rowCount && ((childClasses() >> (winClass - 1 - c)) & 1) > 0;
     },
     evals: function (): number {
       return evals;

@@ -87,6 +87,8 @@ export class CodebreakerScreen implements GameScreen {
    * (the enumeration its guess came before), in the same slices, with no light.
    */
   pondering?: boolean;
+  /** The match as the unit's guess left it, its solver's guess in hand: the answer to it may be known to fit (feedbackKey). */
+  private guessed?: MatchState;
   /** When the work in hand began (ms): the thinking light steps along with the time it takes. */
   busySince!: number;
   /** The answer just given to the unit (secret in the head), being checked for a contradiction before it counts. */
@@ -322,8 +324,9 @@ export class CodebreakerScreen implements GameScreen {
       }
     } else if (f === G_OK) {
       const r = answer(m, this.fb, []);
-      if (r.ok && !m.game.secret) {
-        // With the secret in the head, the answer counts once it is checked against the others, in slices (think()).
+      // With the secret in the head, the answer counts once it is checked against the others, in slices (think()); at once
+      // where the unit's solver already knows that some secret gives it (it split its candidates while the player answered).
+      if (r.ok && !m.game.secret && !(m === this.guessed && (this.solver as SolverState).fits(this.fb.exact, this.fb.near))) {
         this.checking = createConflictSearch(rulesOf(m), m.game.rows.concat([{ guess: m.game.pending as Code, feedback: this.fb }]));
         this.solverFor = m;
         this.busy = true;
@@ -390,6 +393,7 @@ export class CodebreakerScreen implements GameScreen {
       }
       if (!r || !r.ok) return;
       this.match = r.state;
+      if (!making) this.guessed = r.state;
     }
   }
 
@@ -442,6 +446,7 @@ export class CodebreakerScreen implements GameScreen {
     }
     const solver = this.solver as SolverState;
     if (!this.stepped) {
+      const evals = solver.evals();
       if (!solver.step(SOLVER_SLICE, sliceOver)) return false;
       this.stepped = true;
       // Hints: a code that fits is found (it fills the row if a hint shows); the count goes on in the next slices.
@@ -449,8 +454,9 @@ export class CodebreakerScreen implements GameScreen {
         if (now < this.hintUntil) this.hintExample();
         return true;
       }
-      // The guess is played in a slice of its own unless this one has time left (playing it is a key's work).
-      if (sliceOver && sliceOver()) return false;
+      // The guess is played in a slice of its own unless this one has time left (playing it is a key's work), or found it
+      // from the table with no evaluation (no more work than a key's).
+      if (sliceOver && solver.evals() !== evals && sliceOver()) return false;
     }
     if (this.solverHints && !solver.ponder(SOLVER_SLICE, sliceOver)) return false;
     this.busy = false;

@@ -73,13 +73,22 @@ function guessKeyed(rows: number): void {
 
 /** The player's secret on the codemaker pad; the unit's first guess (from its table) played; its answer keyed. */
 function answerKeyed(): void {
+  answerKeyedAfter(false);
+}
+
+/**
+ * The same; with `pondered`, the unit's work for its next move while the player answers is done first (as when the player
+ * takes a few seconds).
+ */
+function answerKeyedAfter(pondered: boolean): void {
   atMenu("unit-breaks");
   tap(OK);
   const secret = [1, 2, 3, 4];
   for (let i = 0; i < 4; i++) tap(maker.colours[secret[i]]);
   tap(maker.ok);
   for (let k = 0; k < 1000 && game.busy; k++) slice();
-  // (The next move's work while the player answers is not this piece's: it is left out.)
+  // (The next move's work while the player answers is not this piece's: it is done before, or left out.)
+  for (let k = 0; k < 1000 && pondered && game.pondering; k++) slice();
   game.pondering = false;
   const guess = (game.match as NonNullable<typeof game.match>).game.pending as number[];
   let exact = 0;
@@ -124,6 +133,16 @@ function freshStorage(): void {
   store = new StateStore();
   // (Storage read in both runs: the flash file is made then, not by the first save of the work.)
   store.clear();
+}
+
+/** From the answer's OK to the frame of the unit's next guess, with the row's save and the guess's. */
+function answerToGuess(): void {
+  okTask(maker.ok);
+  slice();
+  save();
+  for (let k = 0; k < 1000 && game.busy; k++) slice();
+  show();
+  save();
 }
 
 export const OK_PIECES: Record<string, Piece> = {
@@ -208,19 +227,21 @@ export const OK_PIECES: Record<string, Piece> = {
     },
     work: slice,
   },
-  // From the answer's OK to the frame of the unit's next guess (its table's), in the firmware's order: the OK's task, a
-  // slice, the row's save, the slice that plays the guess, its frame, and its save.
+  // From the answer's OK to the frame of the unit's next guess (its table's): the OK's task, a slice, the row's save, the
+  // slices up to the guess, its frame, and its save. (Where the first slice plays the guess, the firmware saves once, after
+  // the frame: the save it was asked for by the OK is replaced by the move's.)
   "OK answer row 1 to the unit's guess (whole)": {
     setup: freshStorage,
     prepare: answerKeyed,
-    work: function () {
-      okTask(maker.ok);
-      slice();
-      save();
-      for (let k = 0; k < 1000 && game.busy; k++) slice();
-      show();
-      save();
+    work: answerToGuess,
+  },
+  // The same after the player took their time: the unit pondered while the answer was keyed.
+  "OK answer row 1 to the unit's guess, pondered (whole)": {
+    setup: freshStorage,
+    prepare: function () {
+      answerKeyedAfter(true);
     },
+    work: answerToGuess,
   },
   "OK's save (guess row 6 vs unit)": {
     setup: freshStorage,
