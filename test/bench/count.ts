@@ -67,7 +67,8 @@ const REPEATS: Record<string, number> = {
   "OK answer row 1 to the unit's guess (whole)": 10,
   "OK's save JSON only (guess row 6 vs unit)": 10,
   "hint race+ after row 1 (example)": 10,
-  "hint race+ after row 2 (example)": 2,
+  "hint race+ after row 2 (example)": 6,
+  "move slice race+ row 5": 20,
 };
 /** Pieces not named above (hints, moves) are long: once is enough. */
 const DEFAULT_REPEATS = 1;
