@@ -137,7 +137,6 @@ export class CodebreakerPicture {
     const role = unitRole(m);
     const shielded = secretStart >= 0 && L.secretShielded && role !== ROLE_MAKER;
     const secretShown = secretStart >= 0 && (ended || (shielded && mode !== KEY_SECRET));
-    const before = this.mode;
     this.planOf = m;
     this.planChecking = v.checking;
     this.mode = mode;
@@ -154,8 +153,7 @@ export class CodebreakerPicture {
     this.shieldHint = shielded && !current && mode === KEY_GUESS && role === ROLE_NONE && L.segLen.status > 1;
     this.more = this.shieldHint || !!m.wrongInfo || !keyed;
     this.drawBase(m, L, rules, shift, secretShown ? m.game.secret : null);
-    // (The pad's keys: looked at again only when the mode or rules change, or at a game's end.)
-    if (mode !== before || rules !== this.padRules || ended) this.drawPad(m, L, rules, mode, keyed);
+    this.drawPad(m, L, rules, mode, keyed);
   }
 
   /** What most frames do not draw (see `more`): wrong information, an answer keyed or checked, a game's end, the thinking light, the shield's reminder. */
