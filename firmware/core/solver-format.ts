@@ -41,12 +41,13 @@ export const HINT_CAP = 256;
 /** Evaluations the unit spends choosing among candidates when the table has no guess for them. */
 export const POLICY_BUDGET = 350;
 /**
- * The work a move may take before the unit plays what it has, as its evaluations times (rows + 1.5), which an evaluation
- * of an enumeration costs in units of 200,000 interpreter instructions (`bench:micro -- --count`): about 2 s of a Pico.
- * Where an enumeration for all the rows goes on longer, the first code found that fits them all is the guess (the table's
- * would have needed the whole list), and the rest of the enumeration goes on while the player answers.
+ * A Pico's ms a move may take before the unit plays what it has. An evaluation of an enumeration with r rows is about
+ * 200,000 x (r + 1.5) interpreter instructions (`bench:micro -- --count`), 2r + 3 ms of a Pico (1e8 instructions a second).
+ * Where an enumeration for all the rows goes on longer (the generator plans its guess within 0.5 s of the answer, but
+ * a book has a deepest level), the first code found that fits them all is the guess (the table's would have needed the
+ * whole list, or more of it), and the rest of the enumeration goes on while the player answers.
  */
-export const MOVE_BUDGET = 1000;
+export const MOVE_BUDGET_MS = 2000;
 
 /**
  * A codebreaker (or a hint computation) for one game, whose rows only grow: use its methods, or the

@@ -34,12 +34,12 @@
 import { codeAt } from "./codes";
 import { codeSpaceSize } from "./presets";
 import { ASK_EVERY, byteCounts, CANDIDATE_CAP, CODE_BITS, HINT_CAP } from "./solver-format";
-import { MOVE_BUDGET, ones, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
+import { MOVE_BUDGET_MS, ones, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
 import type { HintState, SolverState } from "./solver-format";
 import { Code, Row, Rules } from "./types";
 
 // (Re-exported: the solver's users import it from here.)
-export { ASK_EVERY, CANDIDATE_CAP, HINT_CAP, MOVE_BUDGET, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
+export { ASK_EVERY, CANDIDATE_CAP, HINT_CAP, MOVE_BUDGET_MS, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
 export { hintCount, hintExample, hintStep, packCode, solverGuess, solverStart, solverStep, solverTableName } from "./solver-format";
 export type { HintState, SolverState } from "./solver-format";
 
@@ -169,7 +169,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let guess = -1;
   let evals = 0;
   // Where the table's candidate node is for all the rows of the move: the first evaluation of its enumeration (else -1; -2
-  // once the move's guess is a code found then, MOVE_BUDGET, not the table's).
+  // once the move's guess is a code found then, MOVE_BUDGET_MS, not the table's).
   let moveFrom = -1;
   // The table node whose children's places are in `levels` (skipTo with index -1), else 0 (no node is there: the header).
   let walked = 0;
@@ -615,7 +615,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       budget -= n || 2;
       evals += n;
       if (early && count > 2) earlyGuess();
-      else if (moveFrom >= 0 && guess < 0 && count && job === JOB_ENUMERATE && (evals - moveFrom) * (2 * enumRows + 3) > 2 * MOVE_BUDGET) {
+      else if (moveFrom >= 0 && guess < 0 && count && job === JOB_ENUMERATE && (evals - moveFrom) * (2 * enumRows + 3) > MOVE_BUDGET_MS) {
         // The move's time is up: a code found that fits every row. (The enumeration goes on while the player answers, as
         // after an early guess; where the table's guess was another, the table ends at the answer.)
         guess = list[0];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { codeAt } from "../../firmware/core/codes";
 import { feedback } from "../../firmware/core/feedback";
 import { codeSpaceSize } from "../../firmware/core/presets";
-import { createSolver, MOVE_BUDGET, POLICY_BUDGET } from "../../firmware/core/solver";
+import { createSolver, MOVE_BUDGET_MS, POLICY_BUDGET } from "../../firmware/core/solver";
 import type { Code, Row } from "../../firmware/core/types";
 import { sampleSecrets } from "../../firmware/tools/solver/play.ts";
 import { variantOf } from "../../firmware/tools/solver/variants.ts";
@@ -17,8 +17,8 @@ function fits(code: Code, rows: Row[]): boolean {
   });
 }
 
-/** The work of a move's enumeration as MOVE_BUDGET counts it: evaluations times (rows + 1.5). */
-const work = (evals: number, rows: number) => evals * (rows + 1.5);
+/** A Pico's ms of a move's enumeration as MOVE_BUDGET_MS counts it: evaluations times (2 rows + 3). */
+const work = (evals: number, rows: number) => evals * (2 * rows + 3);
 
 describe("a move's budget: where the table's enumeration outlasts it, the unit plays a code found so far", () => {
   for (const key of ["race", "race+"]) {
@@ -41,7 +41,7 @@ describe("a move's budget: where the table's enumeration outlasts it, the unit p
           const w = work(s.evals() - before, rows.length);
           longest = Math.max(longest, s.evals() - before);
           // A move that ran out of its budget played a code found that fits every row (the table's own guesses need not).
-          if (w >= MOVE_BUDGET) {
+          if (w >= MOVE_BUDGET_MS) {
             expect(fits(g, rows)).toBe(true);
             cut++;
           }

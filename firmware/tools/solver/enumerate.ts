@@ -5,7 +5,7 @@
  * for the cost and checks the count.
  */
 import { forEachCode, isConsistent } from "../../core/codes.ts";
-import { createHintState } from "../../core/solver.ts";
+import { ASK_EVERY, CANDIDATE_CAP, createSolver } from "../../core/solver.ts";
 import type { Code, Row, Rules } from "../../core/types.ts";
 
 function packed(code: ArrayLike<number>, symbols: number): number {
@@ -21,18 +21,21 @@ export function enumerationKey(code: Code, symbols: number): number {
 
 /**
  * Every valid secret consistent with `rows` (at least one row), packed, in the unit's enumeration
- * order, and the evaluations the unit spends enumerating them.
+ * order; the evaluations the unit spends enumerating them, and those until it has found 3 (where a packed guess is
+ * played: it asks after every ASK_EVERY), or all of them where there are fewer.
  */
-export function enumerateCandidates(rules: Rules, rows: Row[]): { candidates: number[]; evals: number } {
+export function enumerateCandidates(rules: Rules, rows: Row[]): { candidates: number[]; evals: number; evalsToThird: number } {
   const symbols = rules.colours + (rules.blanks ? 1 : 0);
   const found: { key: number; v: number }[] = [];
   forEachCode(rules, true, (code) => {
     if (isConsistent(code, rows)) found.push({ key: enumerationKey(code, symbols), v: packed(code, symbols) });
   });
   found.sort((a, b) => a.key - b.key);
-  const h = createHintState(rules);
+  // (Counting as the codebreaker does: room for its candidates, so that no symbols are counted together.)
+  const h = createSolver(rules, undefined, true, CANDIDATE_CAP);
   h.start(rows);
-  h.ponder(Infinity);
+  let evalsToThird = -1;
+  while (!h.ponder(ASK_EVERY)) if (evalsToThird < 0 && h.total() >= 3) evalsToThird = h.evals();
   if (h.total() !== found.length) throw new Error(`the unit enumerates ${h.total()} candidates where there are ${found.length}`);
-  return { candidates: found.map((f) => f.v), evals: h.evals() };
+  return { candidates: found.map((f) => f.v), evals: h.evals(), evalsToThird: evalsToThird < 0 ? h.evals() : evalsToThird };
 }

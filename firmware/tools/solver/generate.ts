@@ -21,6 +21,7 @@ import { TreeSearch, type TreeNode } from "./search.ts";
 import { buildSpace, ClassOf, type Space, unpack } from "./space.ts";
 import { MANIFEST, TABLES_DIR, VARIANTS, variantOf, type Variant } from "./variants.ts";
 import { Prng } from "../prng.ts";
+import { EARLY_MS, enumMs, MOVE_MS_MAX, passMs, policyMs, policyMsBelow, TIE_MS } from "./work.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** Where searched trees are kept (BRAINBOARD_SOLVER_CACHE overrides it, e.g. for a worktree whose node_modules is shared). */
@@ -43,6 +44,10 @@ export interface TableRecord {
   worstGuesses: number;
   meanEvalsPerMove: number;
   maxEvalsPerMove: number;
+  /** The most Pico ms of a move's evaluations after the answer, priced as an enumeration's (play.ts maxMoveMs). */
+  maxMoveMs: number;
+  /** The longest planned takeover (where the book ends), from the answer to the guess, in Pico ms (work.ts). */
+  maxTakeoverMs: number;
   /** The most evaluations the unit ponders between two moves (while the player answers). */
   maxPonderEvals: number;
   bookNodes: number;
@@ -143,7 +148,7 @@ class Planner {
   private readonly splits = new Map<TreeNode, Map<number, number[]>>();
   readonly plan: EncodePlan;
   /** Candidate children of book nodes, with their candidates in enumeration order and what enumerating them costs the unit. */
-  readonly takeovers: { node: TreeNode; list: number[]; work: number }[] = [];
+  readonly takeovers: { node: TreeNode; list: number[]; ms: number; toGuessMs: number }[] = [];
 
   constructor(space: Space, v: Variant) {
     this.space = space;
@@ -184,7 +189,10 @@ class Planner {
     return s;
   }
 
-  /** Walks the book from the root: a child is a book node while enumerating its candidates would cost too much. */
+  /**
+   * Walks the book from the root: a child stays a book node while the unit would take too long over its candidates (to
+   * its guess after the answer, or to them all, pondering), or they are too many to hold.
+   */
   book(node: TreeNode, set: number[], path: Row[], level: number): void {
     this.plan.bookNodes.add(node);
     const code = unpack(this.space.guesses[node.guess], this.space.pegs, this.space.symbols);
@@ -192,10 +200,16 @@ class Planner {
       const child = node.kids.get(c)!;
       const childPath = [...path, { guess: code, feedback: classFeedback(c, this.space.pegs) }];
       const found = enumerateCandidates(this.space.rules, childPath);
-      const work = enumWork(found.evals, childPath.length);
+      const rows = childPath.length;
+      const all = enumMs(found.evals, rows);
+      // Where the whole enumeration is long, the guess is packed (more bits than an index): the unit plays it once it has
+      // found 3 candidates, not all (an index's width needs their number). With fewer, it finds them all first.
+      const packed = all > EARLY_MS;
+      const toGuess = packed && found.candidates.length > 2 ? enumMs(found.evalsToThird, rows) : all;
       // The unit holds at most CANDIDATE_CAP candidates: more would be enumerated again at every move.
       const tooMany = found.candidates.length > CANDIDATE_CAP;
-      if ((work > this.v.takeoverWork || tooMany) && level < this.v.maxBookLevel) this.book(child, kid, childPath, level + 1);
+      if ((all > this.v.takeoverMs || toGuess > MOVE_MS_MAX || tooMany) && level < this.v.maxBookLevel)
+        this.book(child, kid, childPath, level + 1);
       else {
         const list = found.candidates.map((p) => this.index.get(p)!);
         if (list.length !== kid.length)
@@ -203,10 +217,8 @@ class Planner {
         if (tooMany)
           throw new Error(`${this.v.key}: ${found.candidates.length} candidates where the unit takes over, over its ${CANDIDATE_CAP}`);
         this.plan.takeoverLists.set(child, list);
-        // Where the enumeration is long, the guess is packed (more bits than an index): the unit plays it once it has found
-        // 3 candidates, not all (an index's width needs their number).
-        if (enumWork(found.evals, childPath.length) > EARLY_WORK) this.plan.packedTakeovers.add(child);
-        this.takeovers.push({ node: child, list, work });
+        if (packed) this.plan.packedTakeovers.add(child);
+        this.takeovers.push({ node: child, list, ms: all, toGuessMs: toGuess });
       }
     }
   }
@@ -238,9 +250,9 @@ class Planner {
    * Decides, bottom-up, which candidate nodes the table spells out and which it leaves to the unit:
    * the cheaper in guesses + lambda * bits. Returns the guesses of the subtree, and its bits when the
    * table spells it out (0 when the unit chooses; the flag that says so is the parent's). `before`:
-   * the work the unit has done on the move when it arrives at the node (its enumeration, or the pass
+   * the Pico ms the unit has worked on the move when it arrives at the node (its enumeration, or the pass
    * over the parent's candidates); the unit's own choice is left out where it would take the move
-   * over WORK_MAX.
+   * over MOVE_MS_MAX.
    */
   choose(node: TreeNode, list: number[], lambda: number, before: number): { cost: number; bits: number } {
     const n = list.length;
@@ -248,7 +260,7 @@ class Planner {
     let policy = this.policyCosts.get(node);
     if (policy === undefined) this.policyCosts.set(node, (policy = this.policyCost(list)));
     // (Below it too, the unit passes over these candidates and chooses again: up to n + POLICY_BUDGET in a move.)
-    if (before + policyWork(n) > WORK_MAX || passWork(n) + policyWorkBelow(n) > WORK_MAX) policy = Infinity;
+    if (before + policyMs(n) > MOVE_MS_MAX || passMs(n) + policyMsBelow(n) > MOVE_MS_MAX) policy = Infinity;
     const asSecret = this.space.guessAsSecret[node.guess];
     const packed = !(asSecret >= 0 && list.includes(asSecret)) || this.plan.packedTakeovers.has(node);
     let bits = 1 + (packed ? this.packBits : bitsFor(n));
@@ -256,7 +268,7 @@ class Planner {
     const sub: number[] = [];
     for (const [c, kid] of this.splitOf(node, list)) {
       const child = node.kids.get(c);
-      const r = child ? this.choose(child, kid, lambda, passWork(n)) : { cost: this.policyCost(kid), bits: 0 };
+      const r = child ? this.choose(child, kid, lambda, passMs(n)) : { cost: this.policyCost(kid), bits: 0 };
       cost += r.cost;
       if (kid.length > 2) {
         bits += 1 + r.bits;
@@ -269,7 +281,7 @@ class Planner {
     // Many small nodes gain one guess for the same bits: a fixed jitter of the price per node lets the
     // table take some of them rather than all or none, so that its size follows lambda smoothly.
     const price = lambda * (1 + (((Math.imul(list[0] + 1, 0x9e3779b1) ^ node.guess) >>> 0) % 1024) / 4096);
-    if (policy < cost + price * (bits + lengthBits(bits)) || (policy === cost && policyWork(n) <= TIE_WORK)) {
+    if (policy < cost + price * (bits + lengthBits(bits)) || (policy === cost && policyMs(n) <= TIE_MS)) {
       this.plan.policyNodes.add(node);
       return { cost: policy, bits: 0 };
     }
@@ -277,39 +289,6 @@ class Planner {
     return { cost, bits };
   }
 }
-
-/**
- * The unit's work, in millions of instructions of the real interpreter (its Linux build, counted with
- * `valgrind --tool=callgrind` on firmware/core/solver.ts bundled as the firmware is; about 6.6 of them a
- * millisecond on the machine the targets were measured on): enumerating the candidates of `rows` rows
- * (`nodes`: the evaluations the unit counts, prefixes visited; unique colours cost more), and a pass
- * over n candidates with one guess. Conservative fits: the bench (npm run bench:moves) has the real figures.
- */
-export function enumWork(nodes: number, rows: number): number {
-  return nodes * (0.25 + 0.5 * rows);
-}
-export function passWork(n: number): number {
-  return 2 + 0.75 * n;
-}
-/** The unit's own choice among n candidates: a pass over them with each guess it tries. */
-export function policyWork(n: number): number {
-  return n > 2 ? (Math.min(n, Math.floor(POLICY_BUDGET / n)) || 1) * passWork(n) : 0;
-}
-/** The most the unit's own choice may cost below a node of n candidates (any smaller set). */
-const below: number[] = [0];
-function policyWorkBelow(n: number): number {
-  for (let m = below.length; m <= n; m++) below.push(Math.max(below[m - 1], policyWork(m - 1)));
-  return below[n];
-}
-/** The most work in one move the generator plans for: about 45 ms on the interpreter, under the 60 ms bound. */
-export const WORK_MAX = 300;
-/**
- * A takeover whose enumeration costs more has its guess packed, so that the unit plays it before the enumeration ends
- * (after 3 candidates) and finishes it while the player answers: about 30 ms on the interpreter.
- */
-const EARLY_WORK = 250;
-/** Where the unit's own choice plays as well as the tree, it is left to the unit if it costs at most this much work. */
-const TIE_WORK = 20;
 
 // ---- one variant ----
 
@@ -330,7 +309,7 @@ export function makeTable(
   v: Variant,
   space: Space,
   tree: TreeNode,
-): { table: Uint8Array; stats: EncodeStats; predicted: number; largestList: number } {
+): { table: Uint8Array; stats: EncodeStats; predicted: number; largestList: number; takeoverMs: number } {
   const planner = new Planner(space, v);
   const all: number[] = [];
   for (let i = 0; i < space.secrets.length; i++) all.push(i);
@@ -341,11 +320,19 @@ export function makeTable(
   // The smallest lambda (guesses per bit) whose table fits the variant's bytes.
   let largestList = 0;
   for (const t of planner.takeovers) largestList = Math.max(largestList, t.list.length);
-  const encode = (lambda: number): { table: Uint8Array; stats: EncodeStats; predicted: number; largestList: number } => {
+  const encode = (
+    lambda: number,
+  ): { table: Uint8Array; stats: EncodeStats; predicted: number; largestList: number; takeoverMs: number } => {
     let predicted = bookGuesses;
-    for (const t of planner.takeovers) predicted += planner.choose(t.node, t.list, lambda, t.work).cost;
+    // The longest takeover from the answer to the guess: where the unit chooses itself there, every candidate, then its passes.
+    let takeoverMs = 0;
+    for (const t of planner.takeovers) {
+      predicted += planner.choose(t.node, t.list, lambda, t.ms).cost;
+      const ms = planner.plan.policyNodes.has(t.node) ? t.ms + policyMs(t.list.length) : t.toGuessMs;
+      takeoverMs = Math.max(takeoverMs, ms);
+    }
     const stats: EncodeStats = { bookNodes: 0, candidateNodes: 0, policyNodes: 0 };
-    return { table: encodeTable(tree, planner.plan, stats), stats, predicted, largestList };
+    return { table: encodeTable(tree, planner.plan, stats), stats, predicted, largestList, takeoverMs };
   };
   let result = encode(0);
   if (result.table.length > v.maxBytes) {
@@ -387,6 +374,8 @@ function generate(v: Variant, fresh: boolean): TableRecord {
     worstGuesses: play.worst,
     meanEvalsPerMove: play.evals / play.moves,
     maxEvalsPerMove: play.maxMoveEvals,
+    maxMoveMs: Math.round(play.maxMoveMs),
+    maxTakeoverMs: Math.round(result.takeoverMs),
     maxPonderEvals: play.maxPonderEvals,
     bookNodes: stats.bookNodes,
     candidateNodes: stats.candidateNodes,

@@ -11,6 +11,7 @@ import { codeSpaceSize } from "../../core/presets.ts";
 import { createSolver, solverGuess, solverStart, solverStep } from "../../core/solver.ts";
 import { checkGuess } from "../../core/validate.ts";
 import type { Code, Row, Rules } from "../../core/types.ts";
+import { enumMs } from "./work.ts";
 
 export interface PlayStats {
   games: number;
@@ -23,6 +24,8 @@ export interface PlayStats {
   /** Evaluations summed over all moves, and the most in one move (after the answer). */
   evals: number;
   maxMoveEvals: number;
+  /** The most Pico ms of a move's evaluations after the answer, priced as an enumeration's with the move's rows (work.ts enumMs). */
+  maxMoveMs: number;
   /** Evaluations pondered between two moves, summed and the most: a player who answers at once waits for them too. */
   ponderEvals: number;
   maxPonderEvals: number;
@@ -61,6 +64,7 @@ export function playGame(rules: Rules, table: Uint8Array | undefined, secret: Co
     const moveEvals = s.evals() - moveStart;
     stats.evals += moveEvals;
     stats.maxMoveEvals = Math.max(stats.maxMoveEvals, moveEvals);
+    stats.maxMoveMs = Math.max(stats.maxMoveMs, enumMs(moveEvals, rows.length));
     const guess = solverGuess(s);
     const ponderStart = s.evals();
     for (;;) {
@@ -90,6 +94,7 @@ export function emptyStats(): PlayStats {
     moves: 0,
     evals: 0,
     maxMoveEvals: 0,
+    maxMoveMs: 0,
     ponderEvals: 0,
     maxPonderEvals: 0,
     budgetOverruns: 0,

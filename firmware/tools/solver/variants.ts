@@ -40,10 +40,11 @@ export interface Variant {
   /** Guesses sampled per node below the symmetric levels (huge spaces only; 0 = all guesses). */
   sampledPool: number;
   /**
-   * A book node's child becomes a candidate node (the unit enumerates) when that costs at most this much work (generate.ts
-   * enumWork). Lower is a deeper book: fewer evaluations a move, more table bytes (README.md there).
+   * A book node's child becomes a candidate node (the unit enumerates) when enumerating all its candidates takes a Pico at
+   * most this many ms (work.ts enumMs; mostly while the player answers, see TAKEOVER_MS_MAX for the part after it). Lower is
+   * a deeper book: less to ponder, more table bytes (README.md there).
    */
-  takeoverWork: number;
+  takeoverMs: number;
   /** Book nodes go no deeper than this level (the unit enumerates below, whatever it costs). */
   maxBookLevel: number;
   /** Most table bytes; subtrees the table cannot hold are left to the unit's own choice. */
@@ -72,7 +73,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 6,
     sampledPool: 0,
-    takeoverWork: 250,
+    takeoverMs: 2500,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -88,7 +89,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 7,
     sampledPool: 0,
-    takeoverWork: 250,
+    takeoverMs: 2500,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -103,7 +104,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 6,
     sampledPool: 0,
-    takeoverWork: 250,
+    takeoverMs: 2500,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -118,7 +119,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 4,
     maxDepth: 8,
     sampledPool: 0,
-    takeoverWork: 350,
+    takeoverMs: 3500,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -134,7 +135,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 3,
     maxDepth: 8,
     sampledPool: 0,
-    takeoverWork: 900,
+    takeoverMs: 9000,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -150,7 +151,7 @@ export const VARIANTS: Variant[] = [
     symmetricLevels: 3,
     maxDepth: 10,
     sampledPool: 0,
-    takeoverWork: 3000,
+    takeoverMs: 30000,
     maxBookLevel: 4,
     maxBytes: 7400,
     sample: 0,
