@@ -49,7 +49,7 @@ describe("the device-side solver on Espruino 2v29", () => {
     // before the early guess and pondering: a takeover's long enumeration, and the split of the candidates by the guess
     // played, done while the player answers; 5,300 before the hints' example ahead of their count, and the count that tries
     // the symbols no row holds once for all of them: 3-4x fewer evaluations for race's counts; 5,450 before a move's
-    // budget, MOVE_BUDGET; 5,470 before fits(), which lets an answer that fits count without a conflict search, and a pass's
+    // budget, MOVE_BUDGET_MS; 5,470 before fits(), which lets an answer that fits count without a conflict search, and a pass's
     // candidates counted four to an evaluation; 5,640 before a node's children placed while the player answers, and rows
     // the book's steps that read no subtree lengths taken with no question to stop.)
     expect(await solverCodeBytes()).toBeLessThanOrEqual(6040);

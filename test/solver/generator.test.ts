@@ -23,8 +23,8 @@ describe("the table generator and the unit agree", () => {
 
   for (const [what, change] of [
     ["a book of the root only", {}],
-    ["a book three levels deep", { takeoverWork: 0, maxBookLevel: 3 }],
-    ["a table too small for the tree (the unit chooses where it stops)", { takeoverWork: 250, maxBytes: 160 }],
+    ["a book three levels deep", { takeoverMs: 0, maxBookLevel: 3 }],
+    ["a table too small for the tree (the unit chooses where it stops)", { takeoverMs: 2500, policyMsMax: 3000, maxBytes: 160 }],
   ] as [string, Partial<Variant>][]) {
     it(`Brainiac, ${what}: the unit plays exactly what the generator planned, every secret`, () => {
       const v = { ...brainiac, ...change };

@@ -252,15 +252,15 @@ class Planner {
    * table spells it out (0 when the unit chooses; the flag that says so is the parent's). `before`:
    * the Pico ms the unit has worked on the move when it arrives at the node (its enumeration, or the pass
    * over the parent's candidates); the unit's own choice is left out where it would take the move
-   * over MOVE_MS_MAX.
+   * over `most` (the variant's policyMsMax; MOVE_MS_MAX where the book ends).
    */
-  choose(node: TreeNode, list: number[], lambda: number, before: number): { cost: number; bits: number } {
+  choose(node: TreeNode, list: number[], lambda: number, before: number, most = this.v.policyMsMax): { cost: number; bits: number } {
     const n = list.length;
     if (n <= 2) return { cost: n === 2 ? 3 : n, bits: 0 };
     let policy = this.policyCosts.get(node);
     if (policy === undefined) this.policyCosts.set(node, (policy = this.policyCost(list)));
     // (Below it too, the unit passes over these candidates and chooses again: up to n + POLICY_BUDGET in a move.)
-    if (before + policyMs(n) > MOVE_MS_MAX || passMs(n) + policyMsBelow(n) > MOVE_MS_MAX) policy = Infinity;
+    if (before + policyMs(n) > most || passMs(n) + policyMsBelow(n) > most) policy = Infinity;
     const asSecret = this.space.guessAsSecret[node.guess];
     const packed = !(asSecret >= 0 && list.includes(asSecret)) || this.plan.packedTakeovers.has(node);
     let bits = 1 + (packed ? this.packBits : bitsFor(n));
@@ -327,7 +327,7 @@ export function makeTable(
     // The longest takeover from the answer to the guess: where the unit chooses itself there, every candidate, then its passes.
     let takeoverMs = 0;
     for (const t of planner.takeovers) {
-      predicted += planner.choose(t.node, t.list, lambda, t.ms).cost;
+      predicted += planner.choose(t.node, t.list, lambda, t.ms, MOVE_MS_MAX).cost;
       const ms = planner.plan.policyNodes.has(t.node) ? t.ms + policyMs(t.list.length) : t.toGuessMs;
       takeoverMs = Math.max(takeoverMs, ms);
     }

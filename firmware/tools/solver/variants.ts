@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { rulesFor } from "../../core/presets.ts";
 import { solverTableName } from "../../core/solver.ts";
 import type { PresetId, Rules } from "../../core/types.ts";
+import { MOVE_MS_MAX } from "./work.ts";
 
 export const VARIANT_KEYS = ["brainiac", "brainiac+", "travel", "travel+", "race", "race+"] as const;
 export type VariantKey = (typeof VARIANT_KEYS)[number];
@@ -45,6 +46,11 @@ export interface Variant {
    * a deeper book: less to ponder, more table bytes (README.md there).
    */
   takeoverMs: number;
+  /**
+   * The most a move of the unit's own choice may take a Pico, in ms (its passes over the candidates, after the answer's):
+   * where it would take longer, the table spells the subtree out. work.ts MOVE_MS_MAX where the bytes allow it.
+   */
+  policyMsMax: number;
   /** Book nodes go no deeper than this level (the unit enumerates below, whatever it costs). */
   maxBookLevel: number;
   /** Most table bytes; subtrees the table cannot hold are left to the unit's own choice. */
@@ -74,6 +80,7 @@ export const VARIANTS: Variant[] = [
     maxDepth: 6,
     sampledPool: 0,
     takeoverMs: 2500,
+    policyMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -90,6 +97,7 @@ export const VARIANTS: Variant[] = [
     maxDepth: 7,
     sampledPool: 0,
     takeoverMs: 2500,
+    policyMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -105,6 +113,7 @@ export const VARIANTS: Variant[] = [
     maxDepth: 6,
     sampledPool: 0,
     takeoverMs: 2500,
+    policyMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -120,6 +129,7 @@ export const VARIANTS: Variant[] = [
     maxDepth: 8,
     sampledPool: 0,
     takeoverMs: 3500,
+    policyMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -136,6 +146,7 @@ export const VARIANTS: Variant[] = [
     maxDepth: 8,
     sampledPool: 0,
     takeoverMs: 9000,
+    policyMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -152,6 +163,7 @@ export const VARIANTS: Variant[] = [
     maxDepth: 10,
     sampledPool: 0,
     takeoverMs: 30000,
+    policyMsMax: MOVE_MS_MAX,
     maxBookLevel: 4,
     maxBytes: 7400,
     sample: 0,

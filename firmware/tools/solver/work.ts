@@ -28,10 +28,11 @@ export function policyMsBelow(n: number): number {
 }
 
 /**
- * The most solver work the tables plan for a move after its answer, in a Pico's ms: where the book ends, the enumeration
- * up to the guess (the 3rd candidate found where the guess is packed, else every candidate; where the book would go deeper
- * than its variant allows, MOVE_BUDGET_MS bounds it instead); and the unit's own choice (its passes, after the answer's).
- * Where a takeover would take longer, the book goes deeper; where the unit's own choice would, the table spells it out.
+ * The most solver work the tables plan for a move after its answer, in a Pico's ms, where the book ends: the enumeration
+ * up to the guess (the 3rd candidate found where the guess is packed, else every candidate, then the unit's own choice
+ * where the table leaves it to the unit). Where a takeover would take longer, the book goes deeper (where it would go
+ * deeper than its variant allows, MOVE_BUDGET_MS bounds the move instead). The unit's own choice further down is held to
+ * the variant's policyMsMax (this where the table's bytes allow it).
  */
 export const MOVE_MS_MAX = 400;
 /**
