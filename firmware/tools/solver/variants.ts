@@ -146,7 +146,8 @@ export const VARIANTS: Variant[] = [
     maxDepth: 8,
     sampledPool: 0,
     takeoverMs: 9000,
-    policyMsMax: MOVE_MS_MAX,
+    // (400 ms would need a table of 11.6 KB: almost every node of the tree spelt out.)
+    policyMsMax: 500,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
