@@ -58,7 +58,10 @@ describe("a move's budget: where the table's enumeration outlasts it, the unit p
       // cost half an enumeration's) and an enumeration the table has no guess for; before the budget, race advanced had
       // moves of 550-750 evaluations (6-8 s of a Pico).
       expect(longest).toBeLessThanOrEqual(POLICY_BUDGET + 50);
-      expect(cut).toBeGreaterThan(0);
+      // The race's book ends where every takeover's guess comes within MOVE_MS_MAX (work.ts), under the budget; race
+      // advanced's book stops at its 4th level, where some enumerations are longer.
+      if (key === "race+") expect(cut).toBeGreaterThan(0);
+      else expect(cut).toBe(0);
     });
   }
 });
