@@ -47,7 +47,7 @@ export const POLICY_BUDGET = 350;
  * a book has a deepest level), the first code found that fits them all is the guess (the table's would have needed the
  * whole list, or more of it), and the rest of the enumeration goes on while the player answers.
  */
-export const MOVE_BUDGET_MS = 2000;
+export const MOVE_BUDGET_MS = 500;
 
 /**
  * A codebreaker (or a hint computation) for one game, whose rows only grow: use its methods, or the

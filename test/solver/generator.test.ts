@@ -37,8 +37,10 @@ describe("the table generator and the unit agree", () => {
       const played = playAll(v.rules, made.table);
       expect(played.unsolved).toBe(0);
       expect(played.guesses).toBe(made.predicted);
-      // Where the table holds the whole tree, the unit plays the tree (or better, where its own choice beat it).
-      if (!change.maxBytes) expect(played.guesses).toBeLessThanOrEqual(tree.cost);
+      // Where the table holds the whole tree, the unit plays the tree (or better, where its own choice beat it). (A book
+      // held to three levels ends where some enumerations outlast the move's budget, MOVE_BUDGET_MS: there the unit plays
+      // the first candidate it found, as planned.)
+      if (!change.maxBytes && !change.maxBookLevel) expect(played.guesses).toBeLessThanOrEqual(tree.cost);
     });
   }
 

@@ -21,10 +21,13 @@ export function enumerationKey(code: Code, symbols: number): number {
 
 /**
  * Every valid secret consistent with `rows` (at least one row), packed, in the unit's enumeration
- * order; the evaluations the unit spends enumerating them, and those until it has found 3 (where a packed guess is
- * played: it asks after every ASK_EVERY), or all of them where there are fewer.
+ * order; the evaluations the unit spends enumerating them, and those until it has found the first and 3 (where a packed
+ * guess is played: it asks after every ASK_EVERY), or all of them where there are fewer.
  */
-export function enumerateCandidates(rules: Rules, rows: Row[]): { candidates: number[]; evals: number; evalsToThird: number } {
+export function enumerateCandidates(
+  rules: Rules,
+  rows: Row[],
+): { candidates: number[]; evals: number; evalsToFirst: number; evalsToThird: number } {
   const symbols = rules.colours + (rules.blanks ? 1 : 0);
   const found: { key: number; v: number }[] = [];
   forEachCode(rules, true, (code) => {
@@ -34,8 +37,17 @@ export function enumerateCandidates(rules: Rules, rows: Row[]): { candidates: nu
   // (Counting as the codebreaker does: room for its candidates, so that no symbols are counted together.)
   const h = createSolver(rules, undefined, true, CANDIDATE_CAP);
   h.start(rows);
+  let evalsToFirst = -1;
   let evalsToThird = -1;
-  while (!h.ponder(ASK_EVERY)) if (evalsToThird < 0 && h.total() >= 3) evalsToThird = h.evals();
+  while (!h.ponder(ASK_EVERY)) {
+    if (evalsToFirst < 0 && h.total() >= 1) evalsToFirst = h.evals();
+    if (evalsToThird < 0 && h.total() >= 3) evalsToThird = h.evals();
+  }
   if (h.total() !== found.length) throw new Error(`the unit enumerates ${h.total()} candidates where there are ${found.length}`);
-  return { candidates: found.map((f) => f.v), evals: h.evals(), evalsToThird: evalsToThird < 0 ? h.evals() : evalsToThird };
+  return {
+    candidates: found.map((f) => f.v),
+    evals: h.evals(),
+    evalsToFirst: evalsToFirst < 0 ? h.evals() : evalsToFirst,
+    evalsToThird: evalsToThird < 0 ? h.evals() : evalsToThird,
+  };
 }

@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { CANDIDATE_CAP, POLICY_BUDGET } from "../../core/solver.ts";
+import { CANDIDATE_CAP, MOVE_BUDGET_MS, POLICY_BUDGET } from "../../core/solver.ts";
 import { enumerateCandidates } from "./enumerate.ts";
 import type { Row } from "../../core/types.ts";
 import { bitsFor, classFeedback, encodeTable, lengthBits, type EncodePlan, type EncodeStats } from "./encode.ts";
@@ -216,9 +216,19 @@ class Planner {
           throw new Error(`${this.v.key}: the unit enumerates ${list.length} candidates where the tree has ${kid.length}`);
         if (tooMany)
           throw new Error(`${this.v.key}: ${found.candidates.length} candidates where the unit takes over, over its ${CANDIDATE_CAP}`);
-        this.plan.takeoverLists.set(child, list);
-        if (packed) this.plan.packedTakeovers.add(child);
-        this.takeovers.push({ node: child, list, ms: all, toGuessMs: toGuess });
+        let ms = toGuess;
+        let takeover = child;
+        if (toGuess > MOVE_BUDGET_MS) {
+          // Past the move's budget (the book can go no deeper) the unit plays the first candidate it found: the table's
+          // guess there is that one (index 0), and below it the unit chooses itself (one or two candidates: the same).
+          ms = Math.min(all, Math.max(MOVE_BUDGET_MS, enumMs(found.evalsToFirst, rows)));
+          if (list.length > 2) {
+            takeover = { guess: this.secretGuess[list[0]], cost: kid.length, depth: 1, size: kid.length, kids: new Map() };
+            node.kids.set(c, takeover);
+          }
+        } else if (packed) this.plan.packedTakeovers.add(child);
+        this.plan.takeoverLists.set(takeover, list);
+        this.takeovers.push({ node: takeover, list, ms: all, toGuessMs: ms });
       }
     }
   }
@@ -384,6 +394,8 @@ function generate(v: Variant, fresh: boolean): TableRecord {
     treeAverage: tree.cost / space.secrets.length,
     search: searchDescription(v),
   };
+  if (result.takeoverMs > v.moveMsMax)
+    throw new Error(`${v.key}: a takeover takes a Pico ${result.takeoverMs.toFixed(0)} ms to its guess, over the ${v.moveMsMax} allowed`);
   if (play.unsolved) throw new Error(`${v.key}: ${play.unsolved} games not solved within ${v.rules.rows} rows`);
   // The unit's own code, played, must do exactly what the generator planned (its tree, and its model of the unit's own choices).
   if (!v.sample && play.guesses !== result.predicted)

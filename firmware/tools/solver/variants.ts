@@ -23,7 +23,7 @@ export const MOVE_EVALS_MEAN = 600;
  * Bytes all tables together may take in Storage (issue 8: bundle ~31 KB + tables + 4 KB saved state <= 48 KB; some of the
  * tables go in the rest of .bootcde's last page, tables.ts bootLayout; npm run bench checks that they fit R1's Storage).
  */
-export const TABLES_BYTES_MAX = 13.5 * 1024;
+export const TABLES_BYTES_MAX = 14 * 1024;
 
 export interface Variant {
   key: VariantKey;
@@ -51,6 +51,11 @@ export interface Variant {
    * where it would take longer, the table spells the subtree out. work.ts MOVE_MS_MAX where the bytes allow it.
    */
   policyMsMax: number;
+  /**
+   * The longest move the generator lets the table plan (a takeover's, to its guess), in a Pico's ms: MOVE_MS_MAX, or more
+   * where the book cannot go deep enough (and MOVE_BUDGET_MS cannot cut the move before the first candidate is found).
+   */
+  moveMsMax: number;
   /** Book nodes go no deeper than this level (the unit enumerates below, whatever it costs). */
   maxBookLevel: number;
   /** Most table bytes; subtrees the table cannot hold are left to the unit's own choice. */
@@ -81,6 +86,7 @@ export const VARIANTS: Variant[] = [
     sampledPool: 0,
     takeoverMs: 2500,
     policyMsMax: MOVE_MS_MAX,
+    moveMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -98,6 +104,7 @@ export const VARIANTS: Variant[] = [
     sampledPool: 0,
     takeoverMs: 2500,
     policyMsMax: MOVE_MS_MAX,
+    moveMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -114,6 +121,7 @@ export const VARIANTS: Variant[] = [
     sampledPool: 0,
     takeoverMs: 2500,
     policyMsMax: MOVE_MS_MAX,
+    moveMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -130,6 +138,7 @@ export const VARIANTS: Variant[] = [
     sampledPool: 0,
     takeoverMs: 3500,
     policyMsMax: MOVE_MS_MAX,
+    moveMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -148,6 +157,7 @@ export const VARIANTS: Variant[] = [
     takeoverMs: 9000,
     // (400 ms would need a table of 11.6 KB: almost every node of the tree spelt out.)
     policyMsMax: 500,
+    moveMsMax: MOVE_MS_MAX,
     maxBookLevel: 9,
     maxBytes: 4096,
     sample: 0,
@@ -164,9 +174,13 @@ export const VARIANTS: Variant[] = [
     maxDepth: 10,
     sampledPool: 0,
     takeoverMs: 30000,
-    policyMsMax: MOVE_MS_MAX,
+    // (1.5 s would need a table of 11.3 KB.)
+    policyMsMax: 3000,
+    // Past its 4th level (4 rows played), finding even the first code that fits takes a Pico up to 4.3 s at 399 of its
+    // takeovers (the book would need ~3.5 KB more to go on there): MOVE_BUDGET_MS cuts the others at 0.5 s.
+    moveMsMax: 4500,
     maxBookLevel: 4,
-    maxBytes: 7400,
+    maxBytes: 9400,
     sample: 0,
     // Better than plain entropy: the move budget (MOVE_BUDGET) that bounds the unit's longest moves costs 0.0033 guesses.
     targetAverage: 5.835,
