@@ -193,7 +193,9 @@ class Planner {
    * Walks the book from the root: a child stays a book node while the unit would take too long over its candidates (to
    * its guess after the answer, or to them all, pondering), or they are too many to hold.
    */
-  book(node: TreeNode, set: number[], path: Row[], level: number): void {
+  book(tree: TreeNode, set: number[], path: Row[], level: number): TreeNode {
+    // (A copy: the plan may put another node in place of a child, and the tree is the caller's.)
+    const node: TreeNode = { ...tree, kids: new Map(tree.kids) };
     this.plan.bookNodes.add(node);
     const code = unpack(this.space.guesses[node.guess], this.space.pegs, this.space.symbols);
     for (const [c, kid] of this.split(set, node.guess)) {
@@ -209,7 +211,7 @@ class Planner {
       // The unit holds at most CANDIDATE_CAP candidates: more would be enumerated again at every move.
       const tooMany = found.candidates.length > CANDIDATE_CAP;
       if ((all > this.v.takeoverMs || toGuess > MOVE_MS_MAX || tooMany) && level < this.v.maxBookLevel)
-        this.book(child, kid, childPath, level + 1);
+        node.kids.set(c, this.book(child, kid, childPath, level + 1));
       else {
         const list = found.candidates.map((p) => this.index.get(p)!);
         if (list.length !== kid.length)
@@ -231,6 +233,7 @@ class Planner {
         this.takeovers.push({ node: takeover, list, ms: all, toGuessMs: ms });
       }
     }
+    return node;
   }
 
   /** Total guesses of the unit's own choice (solver.ts policy) over the candidates `list`, in the same order. */
@@ -323,7 +326,7 @@ export function makeTable(
   const planner = new Planner(space, v);
   const all: number[] = [];
   for (let i = 0; i < space.secrets.length; i++) all.push(i);
-  planner.book(tree, all, [], 1);
+  const root = planner.book(tree, all, [], 1);
   let bookGuesses = 0;
   for (const b of planner.plan.bookNodes) bookGuesses += b.size;
 
@@ -342,7 +345,7 @@ export function makeTable(
       takeoverMs = Math.max(takeoverMs, ms);
     }
     const stats: EncodeStats = { bookNodes: 0, candidateNodes: 0, policyNodes: 0 };
-    return { table: encodeTable(tree, planner.plan, stats), stats, predicted, largestList, takeoverMs };
+    return { table: encodeTable(root, planner.plan, stats), stats, predicted, largestList, takeoverMs };
   };
   let result = encode(0);
   if (result.table.length > v.maxBytes) {
