@@ -176,11 +176,12 @@ export const VARIANTS: Variant[] = [
     takeoverMs: 30000,
     // (1.5 s would need a table of 11.3 KB.)
     policyMsMax: 3000,
-    // Past its 4th level (4 rows played), finding even the first code that fits takes a Pico up to 4.3 s at 399 of its
-    // takeovers (the book would need ~3.5 KB more to go on there): MOVE_BUDGET_MS cuts the others at 0.5 s.
-    moveMsMax: 4500,
-    maxBookLevel: 4,
-    maxBytes: 8800,
+    // Where its book ends (3 rows played) finding even the first code that fits takes a Pico up to 2.5 s at some takeovers;
+    // MOVE_BUDGET_MS cuts the others at 0.5 s. (A book to the 4th level, 8.8 KB, left 4.3 s at 399 takeovers after 4 rows,
+    // and the bench's race advanced game its longest move there, 3 s, for 0.4 s at the 4th.)
+    moveMsMax: 2600,
+    maxBookLevel: 3,
+    maxBytes: 7400,
     sample: 0,
     // Better than plain entropy (the table, with the first candidates played where a move outlasts MOVE_BUDGET_MS: 5.8286).
     targetAverage: 5.835,
