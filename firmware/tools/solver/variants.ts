@@ -23,7 +23,7 @@ export const MOVE_EVALS_MEAN = 600;
  * Bytes all tables together may take in Storage (issue 8: bundle ~31 KB + tables + 4 KB saved state <= 48 KB; some of the
  * tables go in the rest of .bootcde's last page, tables.ts bootLayout; npm run bench checks that they fit R1's Storage).
  */
-export const TABLES_BYTES_MAX = 14 * 1024;
+export const TABLES_BYTES_MAX = 13.5 * 1024;
 
 export interface Variant {
   key: VariantKey;
