@@ -6,7 +6,7 @@
  */
 import { EMPTY, PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED } from "../core/types";
 import { REFUSED_BLANK, REFUSED_FEEDBACK_RANGE, ROLE_BREAKER, ROLE_MAKER } from "../core/types";
-import type { Code, Feedback, MatchState, Refusal, Result } from "../core/types";
+import type { Code, Feedback, MatchState, Refusal, Result, Rules } from "../core/types";
 import {
   answer,
   checkConfig,
@@ -114,6 +114,7 @@ export class CodebreakerScreen implements GameScreen {
     const role = unitRole(m);
     this.modeOf = m;
     this.modeChecking = this.checking;
+    this.modeRules = rulesOf(m);
     return (this.modeIs = this.checking
       ? CHECKING
       : m.over
@@ -133,6 +134,8 @@ export class CodebreakerScreen implements GameScreen {
   private modeOf?: MatchState | null;
   private modeChecking?: ConflictSearch | null;
   private modeIs: PlayMode = KEY_GUESS;
+  /** The match's rules, with its mode (a key's step reads them: a call less than rulesOf). */
+  private modeRules?: Rules;
 
   /** A new match from the settings; false when they do not make one. */
   start(s: Settings): boolean {
@@ -214,7 +217,8 @@ export class CodebreakerScreen implements GameScreen {
 
   /** Colour, blank, slot, undo, clear and OK keys of the grid, for a guess (FLASH_ENTRY) or a secret (FLASH_SECRET; on a codemaker pad, as makerAsGrid gives its keys). */
   private entryKeyGrid(g: number, what: FlashTarget): void {
-    const rules = rulesOf(this.match as MatchState);
+    // (key() has asked for the mode: its rules are the match's.)
+    const rules = this.modeRules as Rules;
     const app = this.app;
     if (g >= G_COLOUR && g < G_COLOUR + rules.colours) this.place(g - G_COLOUR);
     else if (g === G_BLANK) {
