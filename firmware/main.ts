@@ -88,10 +88,11 @@ function start(): void {
     if (power.sleeping) return;
     if (now === undefined) now = nowMs();
     pixels.userK = BRIGHTNESS_LEVELS[app.settings.brightness];
-    buzzer.muted = !app.settings.sound;
     app.keysStuck = keys.stuckCount > 0;
     let next = render(app, frame, now);
     const settled = pixels.show(frame, now, app.secretCovered);
+    // (After the LEDs: a key's frame waits for nothing else.)
+    buzzer.muted = !app.settings.sound;
     if (settled && (next < 0 || settled < next)) next = settled;
     if (next >= 0) sched.at(SLOT_RENDER, next, show);
     else sched.cancel(SLOT_RENDER);
