@@ -17,6 +17,8 @@ export const SLOT_THINK = 5;
  */
 export const SLOT_SAVE = 6;
 const SLOTS = 7;
+/** Espruino's shortest timer delay (TIMER_MIN_INTERVAL, ms): a shorter one runs as this. */
+const MIN_DELAY = 0.1;
 
 /** A line on the console, marked as the unit's. */
 export function say(line: string): void {
@@ -37,7 +39,12 @@ export class Scheduler {
   private readonly jobs: ((() => void) | undefined)[] = [];
   /** Errors thrown by jobs: counted and logged, never allowed to stop the other slots. */
   errors = 0;
+  /**
+   * One interval, reprogrammed (changeInterval) for the earliest deadline after every run and whenever an earlier one
+   * comes: a new timeout for every task cost the interpreter a timer made and freed each time.
+   */
   private timer: number | undefined = undefined;
+  /** When the timer fires next (ms); in a run, when it fired (the device counts its next firing from then). */
   private timerAt = -1;
   private running = false;
 
@@ -54,21 +61,23 @@ export class Scheduler {
     this.jobs[slot] = undefined;
   }
 
+  /** Outside a run: the timer brought forward for an earlier deadline (or made). */
   private arm(): void {
-    // (Every task goes through here and run(): the interpreter pays for each statement, so few of them.)
     const next = Math.min.apply(null, this.due as unknown as number[]);
     if (next === Infinity || (this.timer !== undefined && this.timerAt <= next)) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timerAt = next;
-    // (getTime() inline, not nowMs(): a call and a late global's lookup less. A delay below 0 runs as the shortest.)
-    this.timer = setTimeout(this.tick, next - getTime() * 1000);
+    // (getTime() inline, not nowMs(): a call and a late global's lookup less.) A deadline passed runs at once (a delay
+    // below the shortest runs as the shortest): timerAt is when the timer fires, from which its next period counts.
+    const now = getTime() * 1000;
+    const delay = next - now;
+    this.timerAt = now + (delay > MIN_DELAY ? delay : MIN_DELAY);
+    if (this.timer === undefined) this.timer = setInterval(this.tick, delay);
+    else changeInterval(this.timer, delay);
   }
 
-  /** run(), made once (a new closure for every timer cost each task an allocation). */
+  /** run(), made once. */
   private readonly tick = () => this.run();
 
   private run(): void {
-    this.timer = undefined;
     this.running = true;
     const due = this.due;
     // A small tolerance: Espruino timers may fire a fraction of a millisecond early.
@@ -85,7 +94,17 @@ export class Scheduler {
     if (!ran && due[SLOT_THINK] <= until) ran = this.go(SLOT_THINK);
     if (!ran && due[SLOT_SAVE] <= until) this.go(SLOT_SAVE);
     this.running = false;
-    this.arm();
+    // The timer again for the earliest deadline: an interval fired goes on from the time it was due, so the period is
+    // counted from then (changeInterval from its own callback); with nothing due it stops.
+    const next = Math.min.apply(null, due as unknown as number[]);
+    if (next === Infinity) {
+      clearInterval(this.timer as number);
+      this.timer = undefined;
+    } else {
+      const delay = next - this.timerAt;
+      changeInterval(this.timer as number, delay);
+      this.timerAt += delay > MIN_DELAY ? delay : MIN_DELAY;
+    }
   }
 
   /** Runs the job in `slot` (the slot is free again first: the job may fill it anew). */
