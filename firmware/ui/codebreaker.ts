@@ -178,23 +178,21 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   key(k: number, g: number, down: boolean): void {
-    const app = this.app;
-    const m = this.match as MatchState;
-    const mk = app.layout.maker;
     if (!down) return;
+    const app = this.app;
     if (g === G_MENU) {
       app.go(app.menu);
       return;
     }
-    const ok = g === G_OK || (mk !== undefined && k === mk.ok);
-    switch (this.mode()) {
+    const mk = app.layout.maker;
+    // (What only some modes read is worked out in their case: a key's step pays for every statement it runs.)
+    const mode = this.mode();
+    switch (mode) {
       case MATCH_OVER:
-        if (ok) app.go(app.menu);
-        else app.refuse();
-        return;
       case GAME_ENDED:
-        if (ok) this.commit(nextGame(m), FLASH_ENTRY);
-        else app.refuse();
+        if (g !== G_OK && !(mk !== undefined && k === mk.ok)) app.refuse();
+        else if (mode === MATCH_OVER) app.go(app.menu);
+        else this.commit(nextGame(this.match as MatchState), FLASH_ENTRY);
         return;
       case KEY_SECRET:
         this.entryKeyGrid(mk ? this.makerAsGrid(k, false) : g, FLASH_SECRET);
@@ -265,17 +263,13 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   private place(symbol: number): void {
-    const n = this.entry.length;
     this.entry[this.cursor] = symbol;
     this.placed.push(this.cursor);
-    // Move on to the next empty hole, if any, so a row can be keyed in colour after colour.
-    for (let i = 1; i <= n; i++) {
-      const j = (this.cursor + i) % n;
-      if (this.entry[j] === EMPTY) {
-        this.cursor = j;
-        break;
-      }
-    }
+    // Move on to the next empty hole, if any (after the cursor, else from the start), so a row can be keyed in colour
+    // after colour. (indexOf: a native search, not a loop of statements.)
+    const next = this.entry.indexOf(EMPTY, this.cursor + 1);
+    const j = next < 0 ? this.entry.indexOf(EMPTY) : next;
+    if (j >= 0) this.cursor = j;
     this.app.tune = TUNE_CLICK;
   }
 
