@@ -444,7 +444,6 @@ export class CodebreakerScreen implements GameScreen {
     }
     const solver = this.solver as SolverState;
     if (!this.stepped) {
-      const evals = solver.evals();
       if (!solver.step(SOLVER_SLICE, sliceOver)) return false;
       this.stepped = true;
       // Hints: a code that fits is found (it fills the row if a hint shows); the count goes on in the next slices.
@@ -452,9 +451,9 @@ export class CodebreakerScreen implements GameScreen {
         if (now < this.hintUntil) this.hintExample();
         return true;
       }
-      // The guess is played in a slice of its own unless this one has time left (playing it is a key's work), or found it
-      // from the table with no evaluation (no more work than a key's).
-      if (sliceOver && solver.evals() !== evals && sliceOver()) return false;
+      // The guess is played in the slice that found it: playing it is a key's work, and a slice's chunk of evaluations and a
+      // key's work together take a Pico less than the longest task allowed, where a slice of its own would cost the move
+      // a task more.
     }
     if (this.solverHints && !solver.ponder(SOLVER_SLICE, sliceOver)) return false;
     this.busy = false;

@@ -7,7 +7,7 @@
  *
  * npm run bench:micro -- --count [--json] [--write] [--only TEXT,TEXT] [--parallel N]: the pieces (and a hint, and a move and
  * its slice) counted in interpreter instructions with valgrind's callgrind, and converted to a Pico's milliseconds
- * (test/bench/count.ts). The counts repeat from run to run (to ~0.01%) whatever the machine's load: compare commits
+ * (test/bench/count.ts). The counts repeat exactly from run to run whatever the machine's load: compare commits
  * with them; --write puts them into docs/performance.md. JSON: { build, leibnizInstructions, instructionsPerPicoSecond, pieces: [{ name, instructions, picoMs }] }.
  */
 import { spawn } from "node:child_process";
