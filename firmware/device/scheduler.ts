@@ -1,7 +1,8 @@
 /**
  * The one scheduler: a fixed set of slots (key scan, render, sound, idle), each with at most one
- * deadline, served by a single Espruino timeout armed for the earliest. One owner of timers means
- * no stray intervals, and never a `clearTimeout()` without an id (which would clear them all).
+ * deadline, served by a single Espruino interval set to fire at the earliest (changeInterval after
+ * every run). One owner of timers means no stray ones, and never a `clearInterval()` without an id
+ * (which would clear them all).
  */
 export const SLOT_SCAN = 0;
 export const SLOT_RENDER = 1;
