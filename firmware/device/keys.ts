@@ -261,15 +261,20 @@ export class KeyScanner {
           else if (ks[key] && this.downSince[key] + STUCK_MS < fullBy) fullBy = this.downSince[key] + STUCK_MS;
         }
         raw[nRows + r] = busy;
+        if (taken) {
+          // A key's event ends the scan once its row is done (its frame is out): the next scan is a full one, over
+          // every row.
+          this.busyRows = all;
+          this.sched.at(SLOT_SCAN, now + SCAN_MS, this.scanNow);
+          return;
+        }
         if (busy) quiet |= 1 << (nRows - 1 - r);
-        // A key's event ends the task (its frame is out): the other rows are read at the next scan, a full one.
-        if (taken) break;
       }
-    // The rows holding a key that needs a look (all of them, to be safe, when a key's event ended the scan early).
-    if (!ghost) this.busyRows = taken ? all : quiet;
+    // The rows holding a key that needs a look.
+    if (!ghost) this.busyRows = quiet;
     if (live || ghost) {
       // (Keys down, none of them stuck or counting, and every row read.)
-      this.steady = !ghost && !counting && !taken && fullBy < Infinity;
+      this.steady = !ghost && !counting && fullBy < Infinity;
       this.steadyFrom = now;
       this.fullBy = fullBy;
       this.quietRows = quiet;
