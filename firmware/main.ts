@@ -88,10 +88,11 @@ function start(): void {
     if (power.sleeping) return;
     if (now === undefined) now = nowMs();
     pixels.userK = BRIGHTNESS_LEVELS[app.settings.brightness];
-    buzzer.muted = !app.settings.sound;
     app.keysStuck = keys.stuckCount > 0;
     let next = render(app, frame, now);
     const settled = pixels.show(frame, now, app.secretCovered);
+    // (After the LEDs: a key's frame waits for nothing else.)
+    buzzer.muted = !app.settings.sound;
     if (settled && (next < 0 || settled < next)) next = settled;
     if (next >= 0) sched.at(SLOT_RENDER, next, show);
     else sched.cancel(SLOT_RENDER);
@@ -147,9 +148,9 @@ function start(): void {
     // OK held at power-on starts the self-test (the scanner reports a held key within its first scans).
     if (down && key === G_OK && now - bootAt < SELFTEST_WINDOW_MS && app.screen !== selfTest) app.enterSelfTest(now);
     app.key(key, down, now);
-    if (app.screen === selfTest) print("key " + key + (down ? " down" : " up"));
-    // The LEDs first, then the sound and the idle timer; the save in a task of its own.
+    // The LEDs first, then the self-test's echo, the sound and the idle timer; the save in a task of its own.
     show(now);
+    if (app.screen === selfTest) print("key " + key + (down ? " down" : " up"));
     playTune();
     power.idle();
     if (app.takeSave() && app.screen !== selfTest) saveSoon();

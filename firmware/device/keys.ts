@@ -16,7 +16,7 @@
  * 33 presses a second on one key are each seen exactly once; faster taps merge. Keys held and settled are only
  * checked for a change, and after STEADY_AFTER_MS only every STEADY_SCAN_MS (see `steady`).
  */
-import { nowMs, Scheduler, SLOT_SCAN } from "./scheduler";
+import { Scheduler, SLOT_SCAN } from "./scheduler";
 import { KEY_AT_BASE } from "../profile";
 
 export const SCAN_MS = 5;
@@ -127,8 +127,8 @@ export class KeyScanner {
     }
   }
 
+  /** (Called only with watches set: a call costs the interpreter more than the test at its caller.) */
   private disarm(): void {
-    if (!this.watches.length) return;
     for (let i = 0; i < this.watches.length; i++) clearWatch(this.watches[i]);
     this.watches = [];
   }
@@ -157,14 +157,15 @@ export class KeyScanner {
   }
 
   private scan(): void {
-    const now = nowMs();
+    // (getTime() inline, not nowMs(): a call less.)
+    const now = getTime() * 1000;
     if (this.steady && now < this.fullBy && this.same()) {
       this.sched.at(SLOT_SCAN, now + (now - this.steadyFrom > STEADY_AFTER_MS ? STEADY_SCAN_MS : SCAN_MS), this.scanNow);
       return;
     }
     this.steady = false;
     // Our own row drive moves the columns: no watches while scanning.
-    this.disarm();
+    if (this.watches.length) this.disarm();
     const nRows = this.rows.length;
     const nCols = this.cols.length;
     const all = (1 << nRows) - 1;
@@ -260,15 +261,20 @@ export class KeyScanner {
           else if (ks[key] && this.downSince[key] + STUCK_MS < fullBy) fullBy = this.downSince[key] + STUCK_MS;
         }
         raw[nRows + r] = busy;
+        if (taken) {
+          // A key's event ends the scan once its row is done (its frame is out): the next scan is a full one, over
+          // every row.
+          this.busyRows = all;
+          this.sched.at(SLOT_SCAN, now + SCAN_MS, this.scanNow);
+          return;
+        }
         if (busy) quiet |= 1 << (nRows - 1 - r);
-        // A key's event ends the task (its frame is out): the other rows are read at the next scan, a full one.
-        if (taken) break;
       }
-    // The rows holding a key that needs a look (all of them, to be safe, when a key's event ended the scan early).
-    if (!ghost) this.busyRows = taken ? all : quiet;
+    // The rows holding a key that needs a look.
+    if (!ghost) this.busyRows = quiet;
     if (live || ghost) {
       // (Keys down, none of them stuck or counting, and every row read.)
-      this.steady = !ghost && !counting && !taken && fullBy < Infinity;
+      this.steady = !ghost && !counting && fullBy < Infinity;
       this.steadyFrom = now;
       this.fullBy = fullBy;
       this.quietRows = quiet;

@@ -1,7 +1,8 @@
 /**
  * The one scheduler: a fixed set of slots (key scan, render, sound, idle), each with at most one
- * deadline, served by a single Espruino timeout armed for the earliest. One owner of timers means
- * no stray intervals, and never a `clearTimeout()` without an id (which would clear them all).
+ * deadline, served by a single Espruino interval set to fire at the earliest (changeInterval after
+ * every run). One owner of timers means no stray ones, and never a `clearInterval()` without an id
+ * (which would clear them all).
  */
 export const SLOT_SCAN = 0;
 export const SLOT_RENDER = 1;
@@ -17,6 +18,8 @@ export const SLOT_THINK = 5;
  */
 export const SLOT_SAVE = 6;
 const SLOTS = 7;
+/** Espruino's shortest timer delay (TIMER_MIN_INTERVAL, ms): a shorter one runs as this. */
+const MIN_DELAY = 0.1;
 
 /** A line on the console, marked as the unit's. */
 export function say(line: string): void {
@@ -37,7 +40,12 @@ export class Scheduler {
   private readonly jobs: ((() => void) | undefined)[] = [];
   /** Errors thrown by jobs: counted and logged, never allowed to stop the other slots. */
   errors = 0;
+  /**
+   * One interval, reprogrammed (changeInterval) for the earliest deadline after every run and whenever an earlier one
+   * comes: a new timeout for every task cost the interpreter a timer made and freed each time.
+   */
   private timer: number | undefined = undefined;
+  /** When the timer fires next (ms); in a run, when it fired (the device counts its next firing from then). */
   private timerAt = -1;
   private running = false;
 
@@ -54,21 +62,27 @@ export class Scheduler {
     this.jobs[slot] = undefined;
   }
 
+  /** Outside a run: the timer brought forward for an earlier deadline (or made). */
   private arm(): void {
-    // (Every task goes through here and run(): the interpreter pays for each statement, so few of them.)
     const next = Math.min.apply(null, this.due as unknown as number[]);
     if (next === Infinity || (this.timer !== undefined && this.timerAt <= next)) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timerAt = next;
-    this.timer = setTimeout(() => this.run(), Math.max(0, next - nowMs()));
+    // (getTime() inline, not nowMs(): a call and a late global's lookup less.) A deadline passed runs at once (a delay
+    // below the shortest runs as the shortest): timerAt is when the timer fires, from which its next period counts.
+    const now = getTime() * 1000;
+    const delay = next - now;
+    this.timerAt = now + (delay > MIN_DELAY ? delay : MIN_DELAY);
+    if (this.timer === undefined) this.timer = setInterval(this.tick, delay);
+    else changeInterval(this.timer, delay);
   }
 
+  /** run(), made once. */
+  private readonly tick = () => this.run();
+
   private run(): void {
-    this.timer = undefined;
     this.running = true;
     const due = this.due;
     // A small tolerance: Espruino timers may fire a fraction of a millisecond early.
-    const until = nowMs() + 0.5;
+    const until = getTime() * 1000 + 0.5;
     // The slots in order, unrolled (the interpreter pays for every test and step of a loop: a third of the cost). A
     // save or a slice of thought waits for a task of its own (the next timer, at once), so no task holds it and other
     // work. (A slot is due only while it holds a job.)
@@ -81,7 +95,17 @@ export class Scheduler {
     if (!ran && due[SLOT_THINK] <= until) ran = this.go(SLOT_THINK);
     if (!ran && due[SLOT_SAVE] <= until) this.go(SLOT_SAVE);
     this.running = false;
-    this.arm();
+    // The timer again for the earliest deadline: an interval fired goes on from the time it was due, so the period is
+    // counted from then (changeInterval from its own callback); with nothing due it stops.
+    const next = Math.min.apply(null, due as unknown as number[]);
+    if (next === Infinity) {
+      clearInterval(this.timer as number);
+      this.timer = undefined;
+    } else {
+      const delay = next - this.timerAt;
+      changeInterval(this.timer as number, delay);
+      this.timerAt += delay > MIN_DELAY ? delay : MIN_DELAY;
+    }
   }
 
   /** Runs the job in `slot` (the slot is free again first: the job may fill it anew). */

@@ -100,7 +100,12 @@ export class CodebreakerPicture {
   draw(v: PlayView, frame: Uint8Array, clock: Clock, flashOff: boolean): void {
     const m = v.match as MatchState;
     if (m !== this.planOf || v.checking !== this.planChecking) this.plan(v, m);
-    const cursorOn = clock.blink(BLINK_PERIOD, BLINK_ON);
+    // (clock.blink(BLINK_PERIOD, BLINK_ON), inline: a call less in every frame.)
+    const now = clock.now;
+    const t = (now - clock.epoch) % BLINK_PERIOD;
+    const cursorOn = t < BLINK_ON;
+    const toggle = now - t + (cursorOn ? BLINK_ON : BLINK_PERIOD);
+    if (clock.next < 0 || toggle < clock.next) clock.next = toggle;
     frame.set(this.base);
     v.app.secretCovered = this.covered;
     // The row (or secret) being keyed: its pegs, the cursor's hole and slot key blinking, the holes at fault of a
@@ -117,7 +122,7 @@ export class CodebreakerPicture {
       if (flashOff && v.app.flashTarget === (this.mode === KEY_GUESS ? FLASH_ENTRY : FLASH_SECRET)) this.flashEntry(v, frame, at);
     }
     if (!cursorOn && this.slotAt >= 0) frame[this.slotAt + v.cursor] = OFF;
-    if (this.hintable && clock.now < v.hintUntil) this.drawHint(v, frame, v.app.layout, clock);
+    if (this.hintable && now < v.hintUntil) this.drawHint(v, frame, v.app.layout, clock);
     if (this.more) this.drawMore(v, frame, clock, flashOff, cursorOn);
   }
 

@@ -6,7 +6,7 @@
  */
 import { EMPTY, PHASE_FAILED, PHASE_FEEDBACK, PHASE_GUESS, PHASE_SECRET, PHASE_SOLVED } from "../core/types";
 import { REFUSED_BLANK, REFUSED_FEEDBACK_RANGE, ROLE_BREAKER, ROLE_MAKER } from "../core/types";
-import type { Code, Feedback, MatchState, Refusal, Result } from "../core/types";
+import type { Code, Feedback, MatchState, Refusal, Result, Rules } from "../core/types";
 import {
   answer,
   checkConfig,
@@ -114,6 +114,7 @@ export class CodebreakerScreen implements GameScreen {
     const role = unitRole(m);
     this.modeOf = m;
     this.modeChecking = this.checking;
+    this.modeRules = rulesOf(m);
     return (this.modeIs = this.checking
       ? CHECKING
       : m.over
@@ -133,6 +134,8 @@ export class CodebreakerScreen implements GameScreen {
   private modeOf?: MatchState | null;
   private modeChecking?: ConflictSearch | null;
   private modeIs: PlayMode = KEY_GUESS;
+  /** The match's rules, with its mode (a key's step reads them: a call less than rulesOf). */
+  private modeRules?: Rules;
 
   /** A new match from the settings; false when they do not make one. */
   start(s: Settings): boolean {
@@ -175,23 +178,21 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   key(k: number, g: number, down: boolean): void {
-    const app = this.app;
-    const m = this.match as MatchState;
-    const mk = app.layout.maker;
     if (!down) return;
+    const app = this.app;
     if (g === G_MENU) {
       app.go(app.menu);
       return;
     }
-    const ok = g === G_OK || (mk !== undefined && k === mk.ok);
-    switch (this.mode()) {
+    const mk = app.layout.maker;
+    // (What only some modes read is worked out in their case: a key's step pays for every statement it runs.)
+    const mode = this.mode();
+    switch (mode) {
       case MATCH_OVER:
-        if (ok) app.go(app.menu);
-        else app.refuse();
-        return;
       case GAME_ENDED:
-        if (ok) this.commit(nextGame(m), FLASH_ENTRY);
-        else app.refuse();
+        if (g !== G_OK && !(mk !== undefined && k === mk.ok)) app.refuse();
+        else if (mode === MATCH_OVER) app.go(app.menu);
+        else this.commit(nextGame(this.match as MatchState), FLASH_ENTRY);
         return;
       case KEY_SECRET:
         this.entryKeyGrid(mk ? this.makerAsGrid(k, false) : g, FLASH_SECRET);
@@ -214,7 +215,8 @@ export class CodebreakerScreen implements GameScreen {
 
   /** Colour, blank, slot, undo, clear and OK keys of the grid, for a guess (FLASH_ENTRY) or a secret (FLASH_SECRET; on a codemaker pad, as makerAsGrid gives its keys). */
   private entryKeyGrid(g: number, what: FlashTarget): void {
-    const rules = rulesOf(this.match as MatchState);
+    // (key() has asked for the mode: its rules are the match's.)
+    const rules = this.modeRules as Rules;
     const app = this.app;
     if (g >= G_COLOUR && g < G_COLOUR + rules.colours) this.place(g - G_COLOUR);
     else if (g === G_BLANK) {
@@ -261,17 +263,13 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   private place(symbol: number): void {
-    const n = this.entry.length;
     this.entry[this.cursor] = symbol;
     this.placed.push(this.cursor);
-    // Move on to the next empty hole, if any, so a row can be keyed in colour after colour.
-    for (let i = 1; i <= n; i++) {
-      const j = (this.cursor + i) % n;
-      if (this.entry[j] === EMPTY) {
-        this.cursor = j;
-        break;
-      }
-    }
+    // Move on to the next empty hole, if any (after the cursor, else from the start), so a row can be keyed in colour
+    // after colour. (indexOf: a native search, not a loop of statements.)
+    const next = this.entry.indexOf(EMPTY, this.cursor + 1);
+    const j = next < 0 ? this.entry.indexOf(EMPTY) : next;
+    if (j >= 0) this.cursor = j;
     this.app.tune = TUNE_CLICK;
   }
 

@@ -10,25 +10,21 @@ export const BLINK_ON = 400;
 /** Pegs at fault flash, and a key asking to be pressed again blinks, at this half period (ms). */
 export const FLASH_HALF = 120;
 
-/** The time of a render, and the earliest time the picture will change again (one, set again for each render). */
+/**
+ * The time of a render, and the earliest time the picture will change again (one, set again for each render: `now`,
+ * `epoch` when blinks started lit, `next` -1).
+ */
 export class Clock {
   next = -1;
   now = 0;
-  private epoch = 0;
-  /** Starts a render at `now`, blinks counted from `epoch`. */
-  set(now: number, epoch: number): Clock {
-    this.now = now;
-    this.epoch = epoch;
-    this.next = -1;
-    return this;
-  }
+  epoch = 0;
   /** Is a blink of this period/on-time (started lit at the epoch) lit now? Also notes when it next toggles. */
   blink(period: number, on: number): boolean {
     const t = (this.now - this.epoch) % period;
     const lit = t < on;
-    // (at(), inline: asked in every frame.)
+    // (at(), inline: asked in every frame. The toggle is always after now: t < on when lit, t < period.)
     const toggle = this.now - t + (lit ? on : period);
-    if (toggle > this.now && (this.next < 0 || toggle < this.next)) this.next = toggle;
+    if (this.next < 0 || toggle < this.next) this.next = toggle;
     return lit;
   }
   /** Notes that the picture changes at time t. */
