@@ -29,8 +29,8 @@ const LEIBNIZ_ITERATIONS = 100_000;
 /** The build whose instructions are counted. */
 export const COUNT_BUILD: EspruinoBuild = "espruino";
 /**
- * The race advanced game the hint and move pieces play: this secret (its index among race advanced secrets), the one
- * with the most evaluations in one move (its 5th) among every 97th secret.
+ * The race advanced game the hint and move pieces play: this secret (its index among race advanced secrets), whose 5th
+ * move is a long search (the table's book ends at three rows, and the unit enumerates).
  */
 const RACE_SECRET_INDEX = 38024;
 
