@@ -119,13 +119,13 @@ function start(): void {
     const started = getTime();
     sliceEnd = started + SLICE_MS / 1000;
     firstAsk = true;
-    // The frame changes only when the work is done (the thinking light steps on the render slot, by time): then it is
-    // drawn and the tune played in this task (a slice's chunk, playing the guess and a frame take a Pico less than the
-    // longest task allowed; a task of its own would cost every move the scheduler's share again), and the state saved in
-    // a task after it.
+    // The frame changes only when the work is done (the thinking light steps on the render slot, by time):
+    // then it is drawn, the tune played and the state saved, each in a task after this one.
     if (app.worker.think(nowMs())) {
-      show();
-      playTune();
+      sched.at(SLOT_RENDER, nowMs(), function () {
+        show();
+        playTune();
+      });
       if (app.takeSave()) saveSoon();
     }
     thinkLater(Math.max(1, THINK_PERIOD_MS - (getTime() - started) * 1000));
