@@ -147,7 +147,7 @@ var watches=[],nextWatch=1;
 var oSetTimeout=setTimeout,oSetInterval=setInterval;
 var frame=new Uint8Array(LEDS*3),frameN=0,ledPower=PWRPIN<0?1:0,tone=0,sleepOk=0,locked=0,wdog=0;
 var batV=0,usb=0,seed=1;
-var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,reportT=0,tasks=0,memPeak=0,memPeakAt=0;
+var hwD=0,hwT=0,busy=0,taskStart=-1,taskScan=0,taskBusy0=0,stallMax=0,stallAt=0,stallWrote=0,taskFrame0=0,reportT=0,tasks=0,memPeak=0,memPeakAt=0;
 // Key moves are made one at a time, in the order the host sent them (whatever key each is for), as a
 // person's fingers would: the next move is made only once the last one has been taken, that is, its bounce
 // is over, the scanner has read the new state in SEEN_NEEDED scans in a row (bounce resets the count; the
@@ -186,10 +186,10 @@ function edges(changed){
     oSetTimeout(run,0,w.fn,e);}
 }
 function run(fn,a){
-  var t0=getTime();taskStart=t0;taskScan=0;taskBusy0=busy;reportT=0;hwD=0;
+  var t0=getTime();taskStart=t0;taskScan=0;taskBusy0=busy;taskFrame0=frameN;reportT=0;hwD=0;
   try{fn(a);}finally{
   var d=(getTime()-t0-reportT)*1000;busy+=d;tasks++;
-  if(d>stallMax){stallMax=d;stallAt=frameN;}
+  if(d>stallMax){stallMax=d;stallAt=frameN;stallWrote=frameN!==taskFrame0?1:0;}
   taskStart=-1;
   if(TRACKMEM&&process.memory(false).usage>memPeak){var u=process.memory().usage;if(u>memPeak){memPeak=u;memPeakAt=frameN;}}}
 }
@@ -302,7 +302,7 @@ var api={
   frame:function(){report("F "+frameN+" "+busy.toFixed(3)+" "+busy.toFixed(3)+" -1 0 "+btoa(E.toString(frame)));},
   stats:function(reset){
     var m=process.memory();
-    report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,usage:m.usage,total:m.total,memPeak:memPeak,memPeakAt:memPeakAt,frames:frameN}));
+    report("M "+JSON.stringify({hw:hwT*1000,busy:busy,tasks:tasks,stallMax:stallMax,stallAt:stallAt,stallWrote:stallWrote,usage:m.usage,total:m.total,memPeak:memPeak,memPeakAt:memPeakAt,frames:frameN}));
     if(reset){stallMax=0;memPeak=0;}
   },
   ready:function(){echo(0);if(LINKPORT)link();report("B "+process.memory().usage);if(MIRROR.length)mirrorAll();}
