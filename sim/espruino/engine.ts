@@ -87,6 +87,9 @@ export interface EngineStats {
   busy: number;
   tasks: number;
   stallMax: number;
+  /** The LED frames written by the end of the longest task, and whether that task wrote one (1) or not (0). */
+  stallAt: number;
+  stallWrote: number;
   usage: number;
   total: number;
   memPeak: number;

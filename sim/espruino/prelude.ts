@@ -231,8 +231,10 @@ global.clearWatch=function(id){
 // is timed apart (a nested call is the outer one's; run() resets the depth should a model function throw).
 function hw(f){return function(a,b,c){var t=getTime();hwD++;var r=f(a,b,c);if(!--hwD){t=getTime()-t;reportT+=t;hwT+=t;}return r;};}
 ["pinMode","digitalWrite","digitalRead","setWatch","analogRead","analogWrite"].forEach(function(k){global[k]=hw(global[k]);});
-// (clearWatch() with no argument clears every watch: its arguments are passed on as they came.)
-var oClearWatch=global.clearWatch;global.clearWatch=function(){var t=getTime();hwD++;try{return oClearWatch.apply(this,arguments);}finally{if(!--hwD){t=getTime()-t;reportT+=t;hwT+=t;}}};
+// The same for a function whose arguments must pass on as they came (clearWatch() with none clears every watch; Storage's
+// write takes four), the time kept out even when it throws.
+function hwAll(f){return function(){var t=getTime();hwD++;try{return f.apply(this,arguments);}finally{if(!--hwD){t=getTime()-t;reportT+=t;hwT+=t;}}};}
+global.clearWatch=hwAll(global.clearWatch);
 global.setTimeout=function(fn,ms){return oSetTimeout(run,ms,fn,arguments[2]);};
 global.setInterval=function(fn,ms){return oSetInterval(run,ms,fn,arguments[2]);};
 global.analogRead=function(p){
@@ -329,7 +331,7 @@ var RS=require("Storage"),ST={};
   ST.list=function(r,f){var a=RS.list(r,f);for(var n in T)if(a.indexOf(n)<0)a.push(n);return a;};
   // Writing is native on a Pico too, over memory-mapped flash; the Linux build opens, reads and closes its flash file for
   // every file header it passes (each save adds one), so its time here is the host's file system's: kept out, as a pin's.
-  ["write","writeJSON","erase","compact"].forEach(function(k){var f=ST[k];if(f)ST[k]=function(a,b,c,d){var t=getTime();hwD++;try{return f(a,b,c,d);}finally{if(!--hwD){t=getTime()-t;reportT+=t;hwT+=t;}}};});
+  ["write","writeJSON","erase","compact"].forEach(function(k){if(ST[k])ST[k]=hwAll(ST[k]);});
 global.__bbStorage=ST;
 Modules.addCached("Storage",function(){module.exports=__bbStorage;});
 `;

@@ -159,13 +159,12 @@ async function timed(what: string, play: Play): Promise<void> {
  * save) or one after it, with the last key pressed and the watcher's last event before it.
  */
 function describeStall(b: EspruinoBoard, s: EngineStats, notes: Notes): string {
-  const stats = s as EngineStats & { stallAt?: number; stallWrote?: number };
-  const at = stats.stallAt ?? -1;
+  const at = s.stallAt;
   const f = b.frames.find((x) => x.n === at);
   // (The prelude says whether the longest task wrote a frame: one that did may have run on well after its write.)
   const kind = !f
     ? `a task before the first LED frame`
-    : stats.stallWrote
+    : s.stallWrote
       ? `the task that wrote LED frame ${at} (${f.scan ? "a key's scan" : "not a key's: a render, a slice of thought or a save"}; ${round(f.busyAt - f.busyBefore, 3)} ms here to its write, ${round(s.stallMax, 3)} ms in all)`
       : `a task after LED frame ${at}, writing none (a slice of thought, a save or a scan)`;
   const before = notes.filter((x) => x.n <= at);
