@@ -140,21 +140,26 @@ const power = new Power(sched, {
   lowBattery: function () {},
 });
 
-/** A slice of the unit's work, as the firmware schedules it (not run here). */
-function think(): void {}
-
 /**
- * What the key's task does after its frame, as firmware/main.ts onKey does it: the tune, the idle timer, the save
- * asked for (scheduled), the unit's work (scheduled) and the console's lock.
+ * What the key's task does after its frame, as firmware/main.ts onKey does it: its after-work (the tune, the idle timer,
+ * the save, the console's lock and the unit's work) scheduled for a task of its own.
  */
 function afterFrame(): void {
+  sched.at(SLOT_THINK, clock.now, afterKey);
+}
+
+/** The after-work's task (firmware/main.ts afterKey; the unit's work it schedules is not run here). */
+function afterKey(): void {
   const tune = app.takeTune();
   if (tune) buzzer.play(tune);
   power.idle();
   if (app.takeSave() && app.screen !== app.selfTest) sched.at(SLOT_SAVE, nowMs(), save);
-  if (app.worker.working()) sched.at(SLOT_THINK, nowMs(), think);
   lockConsole(app.consoleLockWanted());
+  if (app.worker.working()) sched.at(SLOT_THINK, nowMs(), think);
 }
+
+/** A slice of the unit's work, as afterKey schedules it (not run here). */
+function think(): void {}
 
 /** The save as the firmware makes it, in a task of its own: into a fresh Storage each time (both runs). */
 function save(): void {
@@ -195,6 +200,14 @@ export const OK_PIECES: Record<string, Piece> = {
       okTask(OK);
       afterFrame();
     },
+  },
+  // What the OK's key task leaves to the next task (firmware/main.ts afterKey).
+  "OK game start vs unit: after its frame (a task of its own)": {
+    prepare: function () {
+      atMenu("unit-makes");
+      okTask(OK);
+    },
+    work: afterKey,
   },
   "game start: the unit's secret (slice, render, show)": {
     prepare: function () {
