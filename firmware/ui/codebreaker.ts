@@ -107,13 +107,9 @@ export class CodebreakerScreen implements GameScreen {
   }
 
   mode(): PlayMode {
-    // Asked by every key and every frame: worked out again only when the match or the check changed (modeNow(), a
-    // function of its own: the interpreter reads through every line of a function it calls, run or not).
-    return this.match === this.modeOf && this.checking === this.modeChecking ? this.modeIs : this.modeNow();
-  }
-
-  private modeNow(): PlayMode {
     const m = this.match as MatchState;
+    // Asked by every key and every frame: worked out again only when the match or the check changed.
+    if (m === this.modeOf && this.checking === this.modeChecking) return this.modeIs;
     const phase = m.game.phase;
     const role = unitRole(m);
     this.modeOf = m;
