@@ -1,7 +1,7 @@
 /**
  * Composition root on the device: profile -> drivers -> app loop; it only wires. A key event goes to
- * the ui, which changes state; then effects are drained (tune, save) and the frame is rendered and
- * sent if it changed. Blinks re-render at the time the ui says the picture next changes. Power
+ * the ui, which changes state; the frame is rendered and sent if it changed, and the effects (tune,
+ * save) are drained in the next task. Blinks re-render at the time the ui says the picture next changes. Power
  * (watchdog, sleep, battery, error flags) is device/power.ts; the console lock device/console.ts.
  */
 import profile from "brainboard:profile";
