@@ -177,7 +177,6 @@ export class KeyScanner {
     // Our own row drive moves the columns: no watches while scanning.
     if (this.watches.length) this.disarm();
     const nRows = this.nRows;
-    const nCols = this.nCols;
     // Per row: its columns closed, at nRows + r the keys needing a look, at 2 * nRows + r its drive (rowState).
     const raw = this.rowState;
     const rows = this.rows;
@@ -237,7 +236,7 @@ export class KeyScanner {
         while (todo) {
           const bit = todo & -todo;
           todo ^= bit;
-          const key = this.keyAt.charCodeAt(r * nCols + nCols + 47 - BIT_POSITION.charCodeAt(bit % 37)) - KEY_AT_BASE;
+          const key = this.keyAt.charCodeAt((r + 1) * this.nCols + 47 - BIT_POSITION.charCodeAt(bit % 37)) - KEY_AT_BASE;
           if (key < 0) continue;
           const closed = raw[r] & bit ? 1 : 0;
           if (ks[stuckAt + key]) {
