@@ -48,6 +48,13 @@ export const POLICY_BUDGET = 350;
  * whole list, or more of it), and the rest of the enumeration goes on while the player answers.
  */
 export const MOVE_BUDGET_MS = 500;
+/**
+ * A Pico's ms a move goes on with an enumeration for the earlier rows (the player answered before pondering ended it)
+ * before the unit drops the table for the rest of the game and enumerates from all the rows instead, held to
+ * MOVE_BUDGET_MS from the move's start. A Pico ponders a few hundred evaluations while a player answers, and some of
+ * the tables' enumerations where the book ends take thousands (race: 20 s of a Pico).
+ */
+export const PENDING_MS = 250;
 
 /**
  * A codebreaker (or a hint computation) for one game, whose rows only grow: use its methods, or the

@@ -34,12 +34,12 @@
 import { codeAt } from "./codes";
 import { codeSpaceSize } from "./presets";
 import { ASK_EVERY, byteCounts, CANDIDATE_CAP, CODE_BITS, HINT_CAP } from "./solver-format";
-import { MOVE_BUDGET_MS, ones, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
+import { MOVE_BUDGET_MS, ones, PENDING_MS, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
 import type { HintState, SolverState } from "./solver-format";
 import { Code, Row, Rules } from "./types";
 
 // (Re-exported: the solver's users import it from here.)
-export { ASK_EVERY, CANDIDATE_CAP, HINT_CAP, MOVE_BUDGET_MS, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
+export { ASK_EVERY, CANDIDATE_CAP, HINT_CAP, MOVE_BUDGET_MS, PENDING_MS, POLICY_BUDGET, TABLE_VERSION } from "./solver-format";
 export { hintCount, hintExample, hintStep, packCode, solverGuess, solverStart, solverStep, solverTableName } from "./solver-format";
 export type { HintState, SolverState } from "./solver-format";
 
@@ -173,6 +173,11 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let moveFrom = -1;
   // The table node whose children's places are in `levels` (skipTo with index -1), else 0 (no node is there: the header).
   let walked = 0;
+  // Where the move began while an enumeration for fewer rows than it has went on (the player answered before pondering
+  // ended it), else -1: past PENDING_MS the table is dropped (see run()).
+  let pendingFrom = -1;
+  // The table was dropped this game: every enumeration for all the rows is held to MOVE_BUDGET_MS.
+  let dropped = false;
 
   /**
    * At `cursor`, the lengths of `children` subtrees but the last (Elias gamma codes of length + 1),
@@ -212,7 +217,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     // (start() wrote slot 0.)
     enumRows = rows;
     early = rows === rowCount && at >= 0;
-    moveFrom = early ? evals : -1;
+    moveFrom = early || (dropped && rows === rowCount && !hinting) ? evals : -1;
     count = total = 0;
     overflow = known = false;
     classified = -1;
@@ -568,6 +573,7 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     free = hinting ? (rules.secretRepeats ? every : own) & ~(held | (held >> 1) | (held >> 2)) : 0;
     guess = -1;
     moveFrom = -1;
+    pendingFrom = job === JOB_ENUMERATE && enumRows < rowCount ? evals : -1;
     if (job === JOB_READY) job = JOB_ADVANCE;
   }
 
@@ -614,7 +620,18 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       n -= job === JOB_ADVANCE ? (advance(), (budget -= 2), n) : job === JOB_ENUMERATE ? enumerate(n) : pass(n);
       budget -= n || 2;
       evals += n;
-      if (early && count > 2) earlyGuess();
+      if (pendingFrom >= 0 && job === JOB_ENUMERATE && enumRows < rowCount && (evals - pendingFrom) * (2 * enumRows + 3) > PENDING_MS) {
+        // The answer came before the enumeration for the earlier rows ended, and the rest of it is long. The table needs all
+        // of its candidates (to find the answer's child), so it goes for the rest of the game, and the candidates are
+        // enumerated from all the rows (far fewer prefixes fit them), held to MOVE_BUDGET_MS from the move's start.
+        table = undefined;
+        dropped = true;
+        at = -1;
+        applied = rowCount;
+        startEnumeration(rowCount);
+        moveFrom = pendingFrom;
+        pendingFrom = -1;
+      } else if (early && count > 2) earlyGuess();
       else if (moveFrom >= 0 && guess < 0 && count && job === JOB_ENUMERATE && (evals - moveFrom) * (2 * enumRows + 3) > MOVE_BUDGET_MS) {
         // The move's time is up: a code found that fits every row. (The enumeration goes on while the player answers, as
         // after an early guess; where the table's guess was another, the table ends at the answer.)

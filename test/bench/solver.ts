@@ -1,5 +1,5 @@
 /**
- * npm run bench:solver [-- --json [FILE]] [--only KEY,KEY]
+ * npm run bench:solver [-- --json [FILE]] [--only KEY,KEY] [--ponder N]
  *
  * The unit as codebreaker (GitHub issue 8), per variant: the committed table played by the unit's
  * own solver (firmware/core/solver.ts) against every secret (or, for a variant that states one, the
@@ -7,6 +7,11 @@
  * evaluations per move done on the unit, table bytes and the published figure, with PASS/FAIL
  * against the targets; --json writes the same as JSON to stdout or FILE. Counts only (guesses,
  * evaluations, bytes): no timing. Exits 1 when a target is not met.
+ *
+ * With --ponder N it also plays the same games with a player who answers once the unit has pondered N evaluations
+ * (a Pico ponders a few hundred in a player's few seconds; 0: the player answers at once), and prints per variant the
+ * guesses and the moves' Pico ms (evaluations priced as an enumeration's, work.ts) beside those with the pondering
+ * done: what the moves cost when the player is quicker than the unit (no targets of its own).
  */
 import * as esbuild from "esbuild";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -119,7 +124,10 @@ export async function solverCodeBytes(): Promise<number> {
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { json: { type: "boolean" }, only: { type: "string" } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { json: { type: "boolean" }, only: { type: "string" }, ponder: { type: "string" } },
+    allowPositionals: true,
+  });
   const chosen = values.only ? values.only.split(",").map((k) => variantOf(k.trim())) : VARIANTS;
   const rows = chosen.map(benchVariant);
   const tableBytes = rows.reduce((a, r) => a + r.tableBytes, 0);
@@ -176,6 +184,30 @@ async function main(): Promise<void> {
     console.log(
       `R1 Storage: firmware as stored ${st.imageBytes} bytes (bound ${st.imageBound}) + all tables = ${st.used} of ${st.total} bytes; ${st.left} left (at least ${st.reserve}) ${verdict(st.pass)}`,
     );
+  }
+  if (values.ponder !== undefined) {
+    const ponder = Number(values.ponder);
+    if (!(ponder >= 0)) throw new Error(`--ponder takes a number of evaluations (0 or more), not "${values.ponder}"`);
+    console.log(
+      `\nmoves with the pondering done, and with the answer after at most ${ponder} evaluations pondered (Pico ms as work.ts prices them):`,
+    );
+    console.log("variant     games  guesses (done / quick)  move mean (done / quick)  move worst (done / quick)");
+    for (const v of chosen) {
+      const table = new Uint8Array(readFileSync(TABLES_DIR + v.storageName + ".bin"));
+      const secrets = measuredSecrets(v, codeSpaceSize(v.rules, true));
+      const [done, quick] = [Infinity, ponder].map((p) => playAll(v.rules, table, { secrets, slice: SLICE, ponder: p }));
+      const f = (x: number) => x.toFixed(3);
+      const ms = (x: number) => `${Math.round(x)} ms`;
+      console.log(
+        [
+          v.key.padEnd(10),
+          String(done.games).padStart(6),
+          `${f(done.guesses / done.games)} / ${f(quick.guesses / quick.games)}`.padStart(23),
+          `${ms(done.moveMs / done.moves)} / ${ms(quick.moveMs / quick.moves)}`.padStart(25),
+          `${ms(done.maxMoveMs)} / ${ms(quick.maxMoveMs)}`.padStart(26),
+        ].join("  "),
+      );
+    }
   }
   const failed = rows.some((r) => !(r.pass.average && r.pass.worst && r.pass.evals)) || !report.tables.pass || !report.storage.pass;
   process.exitCode = failed ? 1 : 0;

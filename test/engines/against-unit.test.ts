@@ -26,7 +26,10 @@ async function againstUnitOn(engine: Engine, preset: PresetId, harder: boolean):
   try {
     // The shortest match the menu offers (2 games: each side breaks once) where it is chosen; the race runs to hole 30.
     const games = rulesFor(preset, harder).scoring === "points" ? 2 : undefined;
-    const opts = { preset, harder, games, ...OPTIONS };
+    // The unit goes on with its work while the player answers, and sets its table aside where the player answers before a
+    // long rest of it (PENDING_MS): the engines ponder at their own pace, so the player here takes long enough for both
+    // to finish (the race's rests take the interpreter up to a few seconds), and the unit's games are the same on both.
+    const opts = { preset, harder, games, ...OPTIONS, rowPauseMs: preset === "race" ? 4000 : OPTIONS.rowPauseMs };
     const events = board instanceof EspruinoBoard ? await watchRealTime(board, opts) : watch(board, opts);
     expect(board.errors).toEqual([]);
     return events;

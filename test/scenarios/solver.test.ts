@@ -43,6 +43,8 @@ function unitBreaks(u: UnitDriver, rules: Rules, secret: Code): Code[] {
   for (let r = 0; r < rules.rows; r++) {
     const guess = playedRow(u, r, rules);
     guesses.push(guess);
+    // A player who takes a while to answer: the unit finishes its pondering meanwhile (one who answers at once: below).
+    u.board.advance(2000);
     u.answer(feedback(guess, secret));
     if (guess.join() === secret.join()) break;
   }
@@ -90,7 +92,7 @@ function answerQuickly(u: UnitDriver, fb: { exact: number; near: number }): void
   u.board.release("m34");
 }
 
-/** The guesses the core solver makes for a secret with the same table (what the unit must play). */
+/** The guesses the core solver makes for a secret with the same table, pondering while the player answers (what the unit must play). */
 function coreGuesses(rules: Rules, table: Uint8Array | undefined, secret: Code): Code[] {
   const s = createSolver(rules, table);
   const rows: Row[] = [];
@@ -99,6 +101,7 @@ function coreGuesses(rules: Rules, table: Uint8Array | undefined, secret: Code):
     s.start(rows);
     while (!s.step(180));
     const guess = s.guess()!;
+    while (!s.ponder(180));
     out.push(guess);
     if (guess.join() === secret.join()) break;
     rows.push({ guess, feedback: feedback(guess, secret) });
@@ -231,9 +234,13 @@ describe("issue 8: the unit breaks codes from its tables (docs/rules.md 3, role 
     };
     const atOnce = nextMoveAfter(0);
     const afterThought = nextMoveAfter(2000);
-    // The same moves either way, the table's: only when the work is done differs.
-    expect(atOnce.guesses).toEqual(core.slice(0, early + 2));
+    // Given the time, the unit finishes the enumeration and plays on from its table.
     expect(afterThought.guesses).toEqual(core.slice(0, early + 2));
+    // Answered at once, it goes on with the rest for PENDING_MS at most, then sets the table aside and plays a code it
+    // finds from all the rows: one that fits them.
+    expect(atOnce.guesses.slice(0, early + 1)).toEqual(core.slice(0, early + 1));
+    const rows = atOnce.guesses.slice(0, early + 1).map((g) => ({ guess: g, feedback: feedback(g, secret) }));
+    expect(isConsistent(atOnce.guesses[early + 1], rows)).toBe(true);
     expect(afterThought.ms).toBeLessThan(atOnce.ms);
   });
 

@@ -51,7 +51,8 @@ describe("the device-side solver on Espruino 2v29", () => {
     // the symbols no row holds once for all of them: 3-4x fewer evaluations for race's counts; 5,450 before a move's
     // budget, MOVE_BUDGET_MS; 5,470 before fits(), which lets an answer that fits count without a conflict search, and a pass's
     // candidates counted four to an evaluation; 5,640 before a node's children placed while the player answers, and rows
-    // the book's steps that read no subtree lengths taken with no question to stop.)
-    expect(await solverCodeBytes()).toBeLessThanOrEqual(6040);
+    // the book's steps that read no subtree lengths taken with no question to stop; 6,040 before the table dropped where
+    // the player answers before a long enumeration's rest, PENDING_MS.)
+    expect(await solverCodeBytes()).toBeLessThanOrEqual(6160);
   });
 });

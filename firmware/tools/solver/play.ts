@@ -2,7 +2,8 @@
  * Plays the unit's codebreaker (firmware/core/solver.ts, the very code the device runs) against
  * secrets and measures it: guesses per game, and feedback evaluations per move done on the unit. Between
  * two moves the unit ponders (it finishes the work its guess came before while the player answers): a
- * move's evaluations are those after the answer, with the pondering done (it is counted apart).
+ * move's evaluations are those after the answer, with the pondering done (it is counted apart), or as much of it as
+ * a player who answers sooner leaves it (`ponder`).
  * Used by the generator (to check a table before writing it), the bench and the tests.
  */
 import { codeAt } from "../../core/codes.ts";
@@ -24,8 +25,9 @@ export interface PlayStats {
   /** Evaluations summed over all moves, and the most in one move (after the answer). */
   evals: number;
   maxMoveEvals: number;
-  /** The most Pico ms of a move's evaluations after the answer, priced as an enumeration's with the move's rows (work.ts enumMs). */
+  /** The most Pico ms of a move's evaluations after the answer, priced as an enumeration's with the move's rows (work.ts enumMs), and their sum. */
   maxMoveMs: number;
+  moveMs: number;
   /** Evaluations pondered between two moves, summed and the most: a player who answers at once waits for them too. */
   ponderEvals: number;
   maxPonderEvals: number;
@@ -43,6 +45,8 @@ export interface PlayOptions {
   keepPerGame?: boolean;
   /** Rows allowed per game; default: the preset's. */
   rows?: number;
+  /** Evaluations the unit ponders between a guess and its answer at most (a player who answers sooner); default: all. */
+  ponder?: number;
 }
 
 /** Plays one game against `secret`; returns the rows. Throws when the unit makes an invalid guess or gives up. */
@@ -65,13 +69,14 @@ export function playGame(rules: Rules, table: Uint8Array | undefined, secret: Co
     stats.evals += moveEvals;
     stats.maxMoveEvals = Math.max(stats.maxMoveEvals, moveEvals);
     stats.maxMoveMs = Math.max(stats.maxMoveMs, enumMs(moveEvals, rows.length));
+    stats.moveMs += enumMs(moveEvals, rows.length);
     const guess = solverGuess(s);
     const ponderStart = s.evals();
     for (;;) {
       const before = s.evals();
       const done = s.ponder(slice);
       if (s.evals() - before > slice) stats.budgetOverruns++;
-      if (done) break;
+      if (done || s.evals() - ponderStart >= (opts.ponder ?? Infinity)) break;
     }
     stats.ponderEvals += s.evals() - ponderStart;
     stats.maxPonderEvals = Math.max(stats.maxPonderEvals, s.evals() - ponderStart);
@@ -95,6 +100,7 @@ export function emptyStats(): PlayStats {
     evals: 0,
     maxMoveEvals: 0,
     maxMoveMs: 0,
+    moveMs: 0,
     ponderEvals: 0,
     maxPonderEvals: 0,
     budgetOverruns: 0,
