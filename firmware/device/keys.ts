@@ -38,11 +38,11 @@ const WATCH: WatchOptions = { repeat: true, edge: "falling" };
 export type KeyHandler = (key: number, down: boolean, now: number) => void;
 
 /**
- * At 2^j mod 37 (distinct for j = 0..31), the character 48 + j: a lone bit's position in one lookup, so that a scan
- * goes straight to the columns with a contact closed or a key needing a look (a loop over the columns cost a Pico a
- * few ms a scan).
+ * At 2^j mod 19 (distinct for j = 0..17; a profile has at most 16 column lines), the character 48 + j: a lone bit's
+ * position in one lookup, so that a scan goes straight to the columns with a contact closed or a key needing a look (a
+ * loop over the columns cost a Pico a few ms a scan). (The interpreter reads the literal at every use: short is cheaper.)
  */
-const BIT_POSITION = "#01J2GK#3@HNL;#=47A#IFO?M:<6#E>95D8CB";
+const BIT_POSITION = "#01=2#>638#<?57;4:9";
 
 /** True when two or more bits are set. */
 function manyBits(x: number): boolean {
@@ -236,7 +236,7 @@ export class KeyScanner {
         while (todo) {
           const bit = todo & -todo;
           todo ^= bit;
-          const key = this.keyAt.charCodeAt((r + 1) * this.nCols + 47 - BIT_POSITION.charCodeAt(bit % 37)) - KEY_AT_BASE;
+          const key = this.keyAt.charCodeAt((r + 1) * this.nCols + 47 - BIT_POSITION.charCodeAt(bit % 19)) - KEY_AT_BASE;
           if (key < 0) continue;
           const closed = raw[r] & bit ? 1 : 0;
           if (ks[stuckAt + key]) {
