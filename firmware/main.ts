@@ -1,7 +1,7 @@
 /**
  * Composition root on the device: profile -> drivers -> app loop; it only wires. A key event goes to
- * the ui, which changes state; then effects are drained (tune, save) and the frame is rendered and
- * sent if it changed. Blinks re-render at the time the ui says the picture next changes. Power
+ * the ui, which changes state; the frame is rendered and sent if it changed, and the effects (tune,
+ * save) are drained in the next task. Blinks re-render at the time the ui says the picture next changes. Power
  * (watchdog, sleep, battery, error flags) is device/power.ts; the console lock device/console.ts.
  */
 import profile from "brainboard:profile";
@@ -148,14 +148,24 @@ function start(): void {
     // OK held at power-on starts the self-test (the scanner reports a held key within its first scans).
     if (down && key === G_OK && now - bootAt < SELFTEST_WINDOW_MS && app.screen !== selfTest) app.enterSelfTest(now);
     app.key(key, down, now);
-    // The LEDs first, then the self-test's echo, the sound and the idle timer; the save in a task of its own.
+    // The LEDs first, and the self-test's echo; the rest in a task of its own (afterKey), so that the key's task ends
+    // with its frame (the scan holding the next key waits for no more).
     show(now);
     if (app.screen === selfTest) print("key " + key + (down ? " down" : " up"));
+    sched.at(SLOT_THINK, now, afterKey);
+  }
+
+  /**
+   * After a key's frame, in the next task (the unit's work slot, which it hands back to that work): the sound, the idle
+   * timer, the save (a task of its own), the console's lock and the unit's work. Each takes what the ui asks for then, so
+   * a second key before it runs leaves one to do both keys' work.
+   */
+  function afterKey(): void {
     playTune();
     power.idle();
-    if (app.takeSave() && app.screen !== selfTest) saveSoon();
-    thinkLater(0);
+    if (app.takeSave() && app.screen !== app.selfTest) saveSoon();
     lockConsole(app.consoleLockWanted());
+    thinkLater(0);
   }
 
   power.restartOnErrors(bootAt, () => store.clear());

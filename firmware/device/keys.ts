@@ -71,6 +71,9 @@ export class KeyScanner {
    */
   private readonly keyState: Uint8Array;
   private readonly keys: number;
+  /** The rows and columns (a field: an array's length costs the interpreter more than a field in every scan). */
+  private readonly nRows: number;
+  private readonly nCols: number;
   /** When each key went down (ms). */
   private readonly downSince: Float64Array;
   private readonly scanNow = () => this.scan();
@@ -78,6 +81,12 @@ export class KeyScanner {
   private watches: number[] = [];
   /** The row of the key last seen changing (scanned first). */
   private lead = 0;
+  /**
+   * The key last seen counting was being pressed: its contact (and so some contact) is likely closed, and every row is read
+   * anyway, so the next scan skips its look at every row at once (a hint only: a scan reading every row with none closed
+   * finds what that look would have).
+   */
+  private pressing?: boolean;
   /**
    * Set by a full scan that found keys down and every key settled (none counting, no ghost): until `fullBy` (the first
    * held key's stuck time), a scan only checks that the matrix reads as it did, with one read of the rows holding no key
@@ -102,7 +111,8 @@ export class KeyScanner {
     this.keyAt = p.keyAt;
     this.diodes = p.diodes;
     this.colMask = (1 << p.colPins.length) - 1;
-    const rows = p.rowPins.length;
+    const rows = (this.nRows = p.rowPins.length);
+    this.nCols = p.colPins.length;
     this.rowState = new Uint16Array(3 * rows);
     for (let r = 0; r < rows; r++) this.rowState[2 * rows + r] = ((1 << rows) - 1) ^ (1 << (rows - 1 - r));
     this.keys = p.keyCount;
@@ -145,7 +155,7 @@ export class KeyScanner {
     const cols = this.cols;
     const mask = this.colMask;
     const rs = this.rowState;
-    const n = rows.length;
+    const n = this.nRows;
     digitalWrite(rows, this.quietRows);
     if (~digitalRead(cols) & mask) return false;
     for (let r = 0; r < n; r++) {
@@ -166,9 +176,7 @@ export class KeyScanner {
     this.steady = false;
     // Our own row drive moves the columns: no watches while scanning.
     if (this.watches.length) this.disarm();
-    const nRows = this.rows.length;
-    const nCols = this.cols.length;
-    const all = (1 << nRows) - 1;
+    const nRows = this.nRows;
     // Per row: its columns closed, at nRows + r the keys needing a look, at 2 * nRows + r its drive (rowState).
     const raw = this.rowState;
     const rows = this.rows;
@@ -183,9 +191,13 @@ export class KeyScanner {
     const readFirst = !this.diodes;
     // Every row driven low at once first: no column low means no contact closed anywhere, and then only the rows
     // holding a key that needs a look (a release being debounced) are gone through, unread. (On a Pico a read is
-    // cheap, but the interpreter's statements around each row are not.)
-    digitalWrite(rows, 0);
-    const anyClosed = ~digitalRead(cols) & mask;
+    // cheap, but the interpreter's statements around each row are not.) Not while a press is being counted (see
+    // `pressing`): its row is read first, and its event waits for no other read.
+    let anyClosed = mask;
+    if (readFirst || !this.pressing) {
+      digitalWrite(rows, 0);
+      anyClosed = ~digitalRead(cols) & mask;
+    }
     let ghost = false;
     if (readFirst && anyClosed) {
       for (let r = 0; r < nRows; r++) {
@@ -200,8 +212,8 @@ export class KeyScanner {
     let taken = false;
     let fullBy = Infinity;
     let quiet = 0;
-    // At rest every row is driven low but those of stuck keys (row-bit order: the last pin is bit 0).
-    let rest = all;
+    // At rest every row is driven low but those of stuck keys (row-bit order: the last pin is bit 0): these.
+    let stuckRows = 0;
     // A key being debounced is in row `lead`: its row goes first, so that its event (and its frame) waits for
     // no other row's read (the rest follow, wrapping round).
     const lead = this.lead;
@@ -224,7 +236,7 @@ export class KeyScanner {
         while (todo) {
           const bit = todo & -todo;
           todo ^= bit;
-          const key = this.keyAt.charCodeAt(r * nCols + nCols + 47 - BIT_POSITION.charCodeAt(bit % 37)) - KEY_AT_BASE;
+          const key = this.keyAt.charCodeAt((r + 1) * this.nCols + 47 - BIT_POSITION.charCodeAt(bit % 37)) - KEY_AT_BASE;
           if (key < 0) continue;
           const closed = raw[r] & bit ? 1 : 0;
           if (ks[stuckAt + key]) {
@@ -247,15 +259,22 @@ export class KeyScanner {
           } else {
             live = true;
             this.lead = r;
-            if (++ks[nKeys + key] >= DEBOUNCE_SCANS) {
+            // A key counting or taken needs nothing more of this scan (neither stuck nor settled: only whether it is down).
+            if (++ks[nKeys + key] < DEBOUNCE_SCANS) {
+              counting = true;
+              this.pressing = closed === 1;
+            } else {
               ks[nKeys + key] = 0;
               ks[key] = closed;
               this.downSince[key] = now;
               this.onKey(key, closed === 1, now);
               taken = true;
+              if (!closed) continue;
             }
+            busy |= bit;
+            continue;
           }
-          if (ks[stuckAt + key]) rest &= ~(1 << (nRows - 1 - r));
+          if (ks[stuckAt + key]) stuckRows |= 1 << (nRows - 1 - r);
           if (ks[key] | ks[nKeys + key] | ks[stuckAt + key]) busy |= bit;
           if (ks[nKeys + key]) counting = true;
           else if (ks[key] && this.downSince[key] + STUCK_MS < fullBy) fullBy = this.downSince[key] + STUCK_MS;
@@ -264,7 +283,7 @@ export class KeyScanner {
         if (taken) {
           // A key's event ends the scan once its row is done (its frame is out): the next scan is a full one, over
           // every row.
-          this.busyRows = all;
+          this.busyRows = (1 << nRows) - 1;
           this.sched.at(SLOT_SCAN, now + SCAN_MS, this.scanNow);
           return;
         }
@@ -281,8 +300,8 @@ export class KeyScanner {
       this.sched.at(SLOT_SCAN, now + SCAN_MS, this.scanNow);
       return;
     }
-    digitalWrite(this.rows, all ^ rest);
+    digitalWrite(this.rows, stuckRows);
     this.arm();
-    if (rest !== all) this.sched.at(SLOT_SCAN, now + STUCK_SCAN_MS, this.scanNow);
+    if (stuckRows) this.sched.at(SLOT_SCAN, now + STUCK_SCAN_MS, this.scanNow);
   }
 }

@@ -53,8 +53,9 @@ export class Scheduler {
   at(slot: number, at: number, fn: () => void): void {
     this.due[slot] = at;
     this.jobs[slot] = fn;
-    // (A job scheduling another: run() arms once after all its jobs.)
-    if (!this.running) this.arm();
+    // (A job scheduling another: run() arms once after all its jobs. Outside a run the timer fires by the earliest
+    // deadline, so one no earlier than its firing needs nothing of arm().)
+    if (!this.running && !(this.timerAt <= at && this.timer !== undefined)) this.arm();
   }
 
   cancel(slot: number): void {

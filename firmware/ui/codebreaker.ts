@@ -184,9 +184,18 @@ export class CodebreakerScreen implements GameScreen {
       app.go(app.menu);
       return;
     }
-    const mk = app.layout.maker;
-    // (What only some modes read is worked out in their case: a key's step pays for every statement it runs.)
     const mode = this.mode();
+    // A guess's key first; the other modes' keys in a function of their own (the interpreter reads through every line of
+    // a function it calls, run or not). On a build with a codemaker pad, its keys are not the codebreaker's.
+    if (mode !== KEY_GUESS) this.otherKey(k, g, mode);
+    else if (g < 0 && app.layout.maker) app.refuse();
+    else this.entryKeyGrid(g, FLASH_ENTRY);
+  }
+
+  /** A key in any mode but KEY_GUESS. */
+  private otherKey(k: number, g: number, mode: PlayMode): void {
+    const app = this.app;
+    const mk = app.layout.maker;
     switch (mode) {
       case MATCH_OVER:
       case GAME_ENDED:
@@ -196,11 +205,6 @@ export class CodebreakerScreen implements GameScreen {
         return;
       case KEY_SECRET:
         this.entryKeyGrid(mk ? this.makerAsGrid(k, false) : g, FLASH_SECRET);
-        return;
-      case KEY_GUESS:
-        // On a build with a codemaker pad, its keys are not the codebreaker's.
-        if (mk && g < 0) app.refuse();
-        else this.entryKeyGrid(g, FLASH_ENTRY);
         return;
       case KEY_FEEDBACK:
         this.feedbackKey(k, g);

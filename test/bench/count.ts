@@ -53,6 +53,8 @@ const REPEATS: Record<string, number> = {
   "scheduler's task (run)": 40,
   "key's frame (ui, render, show)": 40,
   "OK game start vs unit (ui, render, show)": 10,
+  "OK game start vs unit (whole key task)": 10,
+  "OK game start vs unit: after its frame (a task of its own)": 10,
   "game start: the unit's secret (slice, render, show)": 10,
   "game start: the unit's solver made (slice)": 10,
   "game start (manual): the hints' solver made (slice)": 10,

@@ -10,6 +10,10 @@
 import profile from "brainboard:profile";
 import { render } from "../../../firmware/ui/render";
 import { StateStore } from "../../../firmware/device/store";
+import { Buzzer } from "../../../firmware/device/buzzer";
+import { Power } from "../../../firmware/device/power";
+import { lockConsole } from "../../../firmware/device/console";
+import { nowMs, Scheduler, SLOT_SAVE, SLOT_THINK } from "../../../firmware/device/scheduler";
 import type { MatchMode } from "../../../firmware/core/types";
 import type { CodebreakerScreen } from "../../../firmware/ui/codebreaker";
 import { app, clock, frame, pixels, reseed, SETTLED, tap } from "./fixtures";
@@ -124,6 +128,39 @@ function okTask(key: number): void {
   show();
 }
 
+/** The device's drivers the key's task reaches after its frame (firmware/main.ts onKey), on a scheduler of their own. */
+const sched = new Scheduler();
+const buzzer = new Buzzer(profile.buzzer, sched);
+const power = new Power(sched, {
+  save: function () {},
+  show: function () {},
+  sleepMinutes: () => app.settings.sleepMin,
+  maySleep: () => true,
+  off: function () {},
+  lowBattery: function () {},
+});
+
+/**
+ * What the key's task does after its frame, as firmware/main.ts onKey does it: its after-work (the tune, the idle timer,
+ * the save, the console's lock and the unit's work) scheduled for a task of its own.
+ */
+function afterFrame(): void {
+  sched.at(SLOT_THINK, clock.now, afterKey);
+}
+
+/** The after-work's task (firmware/main.ts afterKey; the unit's work it schedules is not run here). */
+function afterKey(): void {
+  const tune = app.takeTune();
+  if (tune) buzzer.play(tune);
+  power.idle();
+  if (app.takeSave() && app.screen !== app.selfTest) sched.at(SLOT_SAVE, nowMs(), save);
+  lockConsole(app.consoleLockWanted());
+  if (app.worker.working()) sched.at(SLOT_THINK, nowMs(), think);
+}
+
+/** A slice of the unit's work, as afterKey schedules it (not run here). */
+function think(): void {}
+
 /** The save as the firmware makes it, in a task of its own: into a fresh Storage each time (both runs). */
 function save(): void {
   (store as StateStore).save(app.snapshot());
@@ -153,6 +190,24 @@ export const OK_PIECES: Record<string, Piece> = {
     work: function () {
       okTask(OK);
     },
+  },
+  // The whole of the OK's key task: its frame, and what the task does after it.
+  "OK game start vs unit (whole key task)": {
+    prepare: function () {
+      atMenu("unit-makes");
+    },
+    work: function () {
+      okTask(OK);
+      afterFrame();
+    },
+  },
+  // What the OK's key task leaves to the next task (firmware/main.ts afterKey).
+  "OK game start vs unit: after its frame (a task of its own)": {
+    prepare: function () {
+      atMenu("unit-makes");
+      okTask(OK);
+    },
+    work: afterKey,
   },
   "game start: the unit's secret (slice, render, show)": {
     prepare: function () {
