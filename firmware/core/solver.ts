@@ -176,7 +176,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   // Where the move began while an enumeration for fewer rows than it has went on (the player answered before pondering
   // ended it), else -1: past PENDING_MS the table is dropped (see run()).
   let pendingFrom = -1;
-  // The table was dropped this game: every enumeration for all the rows is held to MOVE_BUDGET_MS.
+  // The table was dropped this game: every move (an enumeration for all the rows, the unit's own choice) is held to
+  // MOVE_BUDGET_MS.
   let dropped = false;
 
   /**
@@ -545,6 +546,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     // The same rows again: go on with the work, or keep what it found.
     if (rows.length === rowCount) return;
     early = false;
+    // Work left from pondering: the rest of an enumeration where the book ended, or the split by the guess.
+    const left = (job === JOB_ENUMERATE && at >= 0) || (job === JOB_PASS && keepClass < -1);
     // (A split by the guess cut short by its answer: the answer's pass does it.)
     if (job === JOB_PASS && keepClass < -1) job = JOB_READY;
     // Fewer rows (a mistake: a new game needs a new state), or a move cut short: start again from the first row. An
@@ -572,8 +575,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     // secret's rules treat them alike: the blank is apart where colours may not repeat.
     free = hinting ? (rules.secretRepeats ? every : own) & ~(held | (held >> 1) | (held >> 2)) : 0;
     guess = -1;
-    moveFrom = -1;
-    pendingFrom = job === JOB_ENUMERATE && enumRows < rowCount ? evals : -1;
+    moveFrom = dropped ? evals : -1;
+    pendingFrom = left ? evals : -1;
     if (job === JOB_READY) job = JOB_ADVANCE;
   }
 
@@ -620,10 +623,11 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
       n -= job === JOB_ADVANCE ? (advance(), (budget -= 2), n) : job === JOB_ENUMERATE ? enumerate(n) : pass(n);
       budget -= n || 2;
       evals += n;
-      if (pendingFrom >= 0 && job === JOB_ENUMERATE && enumRows < rowCount && (evals - pendingFrom) * (2 * enumRows + 3) > PENDING_MS) {
-        // The answer came before the enumeration for the earlier rows ended, and the rest of it is long. The table needs all
-        // of its candidates (to find the answer's child), so it goes for the rest of the game, and the candidates are
-        // enumerated from all the rows (far fewer prefixes fit them), held to MOVE_BUDGET_MS from the move's start.
+      if (pendingFrom >= 0 && applied < rowCount && job !== JOB_READY && (evals - pendingFrom) * (2 * applied + 3) > PENDING_MS) {
+        // The answer came before pondering ended, and the rest is long: an enumeration for the earlier rows, or the answer's
+        // pass over their candidates unsplit (a Pico's 7 ms a candidate). The table needs all of those (to find the answer's
+        // child), so it goes for the rest of the game, and the candidates are enumerated from all the rows (far fewer prefixes
+        // fit them), held to MOVE_BUDGET_MS from the move's start.
         table = undefined;
         dropped = true;
         at = -1;
@@ -638,6 +642,10 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
         guess = list[0];
         moveFrom = -2;
         early = false;
+      } else if (moveFrom >= 0 && job === JOB_PASS && keepClass === -1 && (evals - moveFrom) * (2 * applied + 3) > MOVE_BUDGET_MS) {
+        // The unit's own choice without the table's plan (it was dropped) is held to the move's time too: the best so far.
+        guess = list[best];
+        job = JOB_READY;
       }
     }
   }
