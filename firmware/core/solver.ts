@@ -25,7 +25,9 @@
  * candidates by the guess played, so that the answer only picks its class's, and at a node of the
  * table places the node's children (where each subtree starts), so that the answer goes to its
  * child without reading the subtrees' lengths. Whether an answer fits is then known too (fits()):
- * the ui takes it at once instead of searching for a conflict.
+ * the ui takes it at once instead of searching for a conflict. A player who answers before that work
+ * is done leaves it to the move, for PENDING_MS at most: past it the table goes for the rest of the
+ * game, and every move is enumerated from all the rows, held to MOVE_BUDGET_MS.
  *
  * The table's format, and codes as the unit holds them: solver-format.ts.
  *
@@ -173,8 +175,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
   let moveFrom = -1;
   // The table node whose children's places are in `levels` (skipTo with index -1), else 0 (no node is there: the header).
   let walked = 0;
-  // Where the move began while an enumeration for fewer rows than it has went on (the player answered before pondering
-  // ended it), else -1: past PENDING_MS the table is dropped (see run()).
+  // Where the move began while pondering's work was left (the player answered before it ended: the rest of an
+  // enumeration, or the split by the guess), else -1: past PENDING_MS of that work the table is dropped (see run()).
   let pendingFrom = -1;
   // The table was dropped this game: every move (an enumeration for all the rows, the unit's own choice) is held to
   // MOVE_BUDGET_MS.
