@@ -220,7 +220,8 @@ export function createSolver(rules: Rules, table: Uint8Array | string | undefine
     // (start() wrote slot 0.)
     enumRows = rows;
     early = rows === rowCount && at >= 0;
-    moveFrom = early || (dropped && rows === rowCount && !hinting) ? evals : -1;
+    // (Once the table is dropped, every enumeration is for all the rows: no book leaves fewer.)
+    moveFrom = early || dropped ? evals : -1;
     count = total = 0;
     overflow = known = false;
     classified = -1;
