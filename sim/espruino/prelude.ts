@@ -63,8 +63,10 @@ export interface PreludeOptions {
   trackMemory?: boolean;
   /** How long a tap holds its key at least (ms); the key is also held until the scanner has seen it. */
   tapHoldMs: number;
-  /** Where the host listens for the prelude's connection (127.0.0.1), and the token the prelude sends first. */
-  /** Where the host listens for the prelude's command link; none: no commands (a file that runs by itself, as bench:micro's). */
+  /**
+   * Where the host listens for the prelude's command link (127.0.0.1), and the token the prelude sends first; none: no
+   * commands (a file that runs by itself, as bench:micro's).
+   */
   link?: { port: number; token: string };
   /** Storage files whose content is reported at boot and after every change (the page reads the saves). */
   mirror?: string[];
