@@ -62,19 +62,23 @@ export interface BuildOptions {
   out: string;
   only?: string[];
   jobs: number;
+  /** Keep the symbols (no strip): for `npm run bench:micro -- --count --profile`, whose functions then have names. */
+  symbols?: boolean;
 }
 
-export const USAGE = `usage: npm run espruino:build -- --source ESPRUINO_CHECKOUT [--out DIR] [--only NAME,...] [--jobs N]
+export const USAGE = `usage: npm run espruino:build -- --source ESPRUINO_CHECKOUT [--out DIR] [--only NAME,...] [--jobs N] [--symbols]
   --source  an Espruino source checkout (git clone https://github.com/espruino/Espruino; the builds were checked at commit c5ff787b1, 2v29)
   --out     where the binaries go (default: ${ESPRUINO_DIR_SETTING}, or ../shared/tools/espruino beside the project)
   --only    some of the builds: espruino, espruino-5100, espruino-pico (default: all three)
-  --jobs    parallel compile jobs (default: the number of cores)`;
+  --jobs    parallel compile jobs (default: the number of cores)
+  --symbols keep the function names (not stripped): for bench:micro --count --profile (the same machine code)`;
 
 export function parseArgs(argv: string[], config: BuildConfig): BuildOptions {
   let source: string | undefined;
   let out: string | undefined;
   let only: string[] | undefined;
   let jobs = cpus().length;
+  let symbols = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -88,14 +92,15 @@ export function parseArgs(argv: string[], config: BuildConfig): BuildOptions {
     else if (a === "--jobs") {
       jobs = Number(value());
       if (!Number.isInteger(jobs) || jobs < 1) throw new BuildError(`--jobs wants a whole number of jobs, 1 or more`);
-    } else if (a === "--help" || a === "-h") throw new BuildError(USAGE);
+    } else if (a === "--symbols") symbols = true;
+    else if (a === "--help" || a === "-h") throw new BuildError(USAGE);
     else throw new BuildError(`unknown option ${a}\n${USAGE}`);
   }
   if (!source) throw new BuildError(`--source is missing: name an Espruino source checkout\n${USAGE}`);
   const names = config.builds.map((b) => b.name as string);
   for (const n of only ?? [])
     if (!names.includes(n)) throw new BuildError(`--only: no build named "${n}" (the builds: ${names.join(", ")})`);
-  return { source: resolve(source), out: resolve(out ?? espruinoDir()), only, jobs };
+  return { source: resolve(source), out: resolve(out ?? espruinoDir()), only, jobs, symbols };
 }
 
 /** Refuses a --source that is not an Espruino checkout, saying what is wrong with it. */
@@ -220,7 +225,7 @@ export function buildEspruino(opts: BuildOptions, config: BuildConfig, log: (s: 
       const dest = join(opts.out, build.name);
       copyFileSync(built, dest);
       chmodSync(dest, 0o755);
-      if (config.strip) run("strip", [dest], opts.out, log);
+      if (config.strip && !opts.symbols) run("strip", [dest], opts.out, log);
       checkBinary(dest, build, log);
       log(`${build.name}: ${dest} (${build.use})`);
       made.push(dest);

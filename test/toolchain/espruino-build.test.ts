@@ -112,6 +112,19 @@ describe("npm run espruino:build", () => {
     expect(readdirSync(out)).toEqual(["espruino"]);
   });
 
+  it("--symbols leaves the binaries unstripped (bench:micro --count --profile names their functions)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-espruino-build-"));
+    const src = fakeSource(dir);
+    const bin = stubs(dir);
+    const out = join(dir, "out");
+    const r = runScript(["--source", src, "--out", out, "--only", "espruino", "--symbols"], { PATH: `${bin}:${process.env.PATH}` });
+    expect(r.status, r.out).toBe(0);
+    expect(readdirSync(out)).toEqual(["espruino"]);
+    const calls = readFileSync(join(dir, "calls.log"), "utf8").trim().split("\n");
+    expect(calls.filter((c) => c.startsWith("make "))).toHaveLength(1);
+    expect(calls.filter((c) => c.startsWith("strip "))).toEqual([]);
+  });
+
   it("refuses a missing --source, a folder that is not an Espruino checkout, and an unknown build, saying which", () => {
     const dir = mkdtempSync(join(tmpdir(), "bb-espruino-build-"));
     const none = runScript([]);
