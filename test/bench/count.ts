@@ -81,6 +81,70 @@ export interface CountedPiece {
   instructions: number;
   /** The same in a Pico's milliseconds (instructions over the Leibniz loop's per iteration, times a Pico's 0.458 ms). */
   picoMs: number;
+  /** With `profile`: where they go, the interpreter's C functions by their own instructions a piece, the most first. */
+  profile?: ProfileLine[];
+  /** With `profile`: the native functions the piece calls (Espruino's jswrap_*), with all they call, the most first. */
+  natives?: ProfileLine[];
+}
+
+/** One of the interpreter's C functions: its own instructions (its callees' not counted) in one piece. */
+export interface ProfileLine {
+  fn: string;
+  instructions: number;
+}
+
+const CALLGRIND_ANNOTATE = "/usr/bin/callgrind_annotate";
+
+/**
+ * The functions' own instructions in callgrind_annotate's output (`--auto=no`; with `inclusive`, of `--inclusive=yes`,
+ * with all they call): its table's lines
+ * `12,345 ( 1.23%)  src/file.c:function [binary]`, by function name (a name seen twice is summed).
+ */
+export function parseAnnotate(text: string, inclusive = false): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    const m = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(?:\S*:)?(\S+)(?:\s+\[.*\])?\s*$/.exec(line);
+    if (!m || m[2] === "TOTALS") continue;
+    // (A recursive function's deeper calls are listed as name'2, name'3...: one function, whose outermost calls hold them
+    // all when inclusive.)
+    if (inclusive && /'\d+$/.test(m[2])) continue;
+    const fn = m[2].replace(/'\d+$/, "");
+    out.set(fn, (out.get(fn) ?? 0) + Number(m[1].replace(/,/g, "")));
+  }
+  return out;
+}
+
+/** Per function, what the run doing the piece `n` times has more than the other, over n: the `top` largest. */
+export function profileDiff(without: Map<string, number>, withPiece: Map<string, number>, n: number, top: number): ProfileLine[] {
+  const lines: ProfileLine[] = [];
+  for (const [fn, count] of withPiece) {
+    const instructions = Math.round((count - (without.get(fn) ?? 0)) / n);
+    if (instructions > 0) lines.push({ fn, instructions });
+  }
+  return lines.sort((a, b) => b.instructions - a.instructions).slice(0, top);
+}
+
+/**
+ * The functions in a callgrind file (callgrind_annotate, Debian's valgrind): their own instructions, or (`inclusive`)
+ * with all they call.
+ */
+function annotate(file: string, inclusive: boolean): Promise<Map<string, number>> {
+  return new Promise((done, fail) => {
+    const child = spawn(CALLGRIND_ANNOTATE, [`--inclusive=${inclusive ? "yes" : "no"}`, "--threshold=100", "--auto=no", file], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
+    child.on("error", fail);
+    child.on("exit", (code) =>
+      code === 0 ? done(parseAnnotate(out, inclusive)) : fail(new Error(`callgrind_annotate ${file} failed (exit ${code})`)),
+    );
+  });
+}
+
+/** Function names of a stripped interpreter are addresses: its profile says little. */
+export function strippedProfile(lines: ProfileLine[]): boolean {
+  return lines.length > 0 && lines.filter((l) => /^0x[0-9a-f]+/.test(l.fn)).length * 2 > lines.length;
 }
 export interface CountResult {
   build: EspruinoBuild;
@@ -90,10 +154,11 @@ export interface CountResult {
   pieces: CountedPiece[];
 }
 
-export function countMissing(): string {
+export function countMissing(profile?: boolean): string {
   const m = espruinoMissing(COUNT_BUILD);
   if (m) return m;
-  return valgrindPath() ? "" : "valgrind is not installed (Debian: apt-get install valgrind)";
+  if (!valgrindPath()) return "valgrind is not installed (Debian: apt-get install valgrind)";
+  return profile && !existsSync(CALLGRIND_ANNOTATE) ? `--profile needs ${CALLGRIND_ANNOTATE} (Debian's valgrind has it)` : "";
 }
 
 function valgrindPath(): string | undefined {
@@ -211,7 +276,7 @@ async function pieceNames(dir: string, head: (name: string, n: number, work: num
  * runs at a time (the counts do not depend on it). `progress` hears each piece as it is counted.
  */
 export async function countPieces(
-  opts: { only?: string[]; parallel?: number; progress?: (p: CountedPiece) => void } = {},
+  opts: { only?: string[]; parallel?: number; progress?: (p: CountedPiece) => void; profile?: number } = {},
 ): Promise<CountResult> {
   const dir = mkdtempSync(join(tmpdir(), "brainboard-count-"));
   try {
@@ -252,7 +317,19 @@ export async function countPieces(
           runs.push(await callgrind(runDir, "piece.js", "COUNT DONE"));
         }
         const instructions = Math.round((runs[1] - runs[0]) / n);
-        const p = { name, instructions, picoMs: Math.round(instructions * perPicoMs * 100) / 100 };
+        const p: CountedPiece = { name, instructions, picoMs: Math.round(instructions * perPicoMs * 100) / 100 };
+        if (opts.profile) {
+          const file = (work: number) => join(dir, `piece-${k}-${work}`, "piece.js.cg-01");
+          const [without, withPiece, withoutAll, withPieceAll] = await Promise.all([
+            annotate(file(0), false),
+            annotate(file(1), false),
+            annotate(file(0), true),
+            annotate(file(1), true),
+          ]);
+          p.profile = profileDiff(without, withPiece, n, opts.profile);
+          const natives = (m: Map<string, number>) => new Map([...m].filter(([fn]) => fn.startsWith("jswrap_")));
+          p.natives = profileDiff(natives(withoutAll), natives(withPieceAll), n, opts.profile);
+        }
         opts.progress?.(p);
         return p;
       }),

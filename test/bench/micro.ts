@@ -5,10 +5,14 @@
  * of N runs of the interpreter, so it holds even on a loaded machine; it is a guide for work on the hot
  * paths (what a change bought), not a bound: bench:real measures the unit as it plays.
  *
- * npm run bench:micro -- --count [--json] [--write] [--only TEXT,TEXT] [--parallel N]: the pieces (and a hint, and a move and
- * its slice) counted in interpreter instructions with valgrind's callgrind, and converted to a Pico's milliseconds
+ * npm run bench:micro -- --count [--json] [--write] [--only TEXT,TEXT] [--parallel N] [--profile]: the pieces (and a hint, and a
+ * move and its slice) counted in interpreter instructions with valgrind's callgrind, and converted to a Pico's milliseconds
  * (test/bench/count.ts). The counts repeat exactly from run to run whatever the machine's load: compare commits
  * with them; --write puts them into docs/performance.md. JSON: { build, leibnizInstructions, instructionsPerPicoSecond, pieces: [{ name, instructions, picoMs }] }.
+ * --profile adds, per piece, the interpreter's C functions that take the most of it (their own instructions a piece, as
+ * `profile` in the JSON), and the native calls it makes with all they call (`natives`: E.mapInPlace, E.sum...): where a
+ * piece's cost goes (the lexer, property lookups, typed-array iterators...). It needs
+ * an interpreter built with its symbols (`npm run espruino:build -- --symbols`, with BRAINBOARD_ESPRUINO_DIR naming it).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +21,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
 import { espruinoBinary, espruinoMissing } from "../../sim/espruino/binary.ts";
-import { benchPrelude, COUNT_BUILD, countMissing, countPieces } from "./count.ts";
+import { benchPrelude, COUNT_BUILD, countMissing, countPieces, strippedProfile, type ProfileLine } from "./count.ts";
 import { measuredOn, table, writeBlock } from "./docs-block.ts";
 
 const { values } = parseArgs({
@@ -28,10 +32,13 @@ const { values } = parseArgs({
     only: { type: "string" },
     parallel: { type: "string" },
     write: { type: "boolean" },
+    profile: { type: "boolean" },
   },
 });
+/** The functions shown per piece with --profile. */
+const PROFILE_TOP = 12;
 if (values.count) {
-  const missing = countMissing();
+  const missing = countMissing(values.profile);
   if (missing) {
     console.error(`bench:micro: ${missing}`);
     process.exit(1);
@@ -41,13 +48,23 @@ if (values.count) {
   const result = await countPieces({
     only: values.only?.split(",").map((s) => s.trim()),
     parallel: Number(values.parallel ?? 2),
+    profile: values.profile ? PROFILE_TOP : undefined,
     progress: (p) => {
-      if (!values.json)
-        console.log(
-          `  ${p.name.padEnd(34)} ${String(p.instructions).padStart(12)} instructions  ${p.picoMs.toFixed(2).padStart(9)} Pico ms`,
-        );
+      if (values.json) return;
+      console.log(`  ${p.name.padEnd(34)} ${String(p.instructions).padStart(12)} instructions  ${p.picoMs.toFixed(2).padStart(9)} Pico ms`);
+      const share = (f: ProfileLine) =>
+        `      ${f.fn.padEnd(40)} ${String(f.instructions).padStart(10)}  ${((100 * f.instructions) / p.instructions).toFixed(1).padStart(5)}%`;
+      if (p.profile) console.log("    its own instructions, by function:");
+      for (const f of p.profile ?? []) console.log(share(f));
+      if (p.natives?.length) console.log("    native calls, with what they call:");
+      for (const f of p.natives ?? []) console.log(share(f));
     },
   });
+  const profiled = result.pieces.flatMap((p) => p.profile ?? []);
+  if (values.profile && strippedProfile(profiled))
+    console.error(
+      `bench:micro: ${COUNT_BUILD} is stripped, so its functions are addresses: build one with its symbols (npm run espruino:build -- --source ESPRUINO_CHECKOUT --out DIR --only espruino --symbols) and set BRAINBOARD_ESPRUINO_DIR=DIR`,
+    );
   if (values.json) console.log(JSON.stringify(result, null, 1));
   else
     console.log(
