@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { buildFirmware, ROOT } from "../../firmware/tools/build.ts";
 import { loadProfile } from "../../hardware/profile.ts";
 import { codeAt } from "../../firmware/core/codes.ts";
@@ -93,7 +93,12 @@ export interface ProfileLine {
   instructions: number;
 }
 
-const CALLGRIND_ANNOTATE = "/usr/bin/callgrind_annotate";
+/** callgrind_annotate, beside valgrind (Debian's valgrind package has both). */
+function annotatePath(): string | undefined {
+  const v = valgrindPath();
+  const p = v && join(dirname(v), "callgrind_annotate");
+  return p && existsSync(p) ? p : undefined;
+}
 
 /**
  * The functions' own instructions in callgrind_annotate's output (`--auto=no`; with `inclusive`, of `--inclusive=yes`,
@@ -130,7 +135,7 @@ export function profileDiff(without: Map<string, number>, withPiece: Map<string,
  */
 function annotate(file: string, inclusive: boolean): Promise<Map<string, number>> {
   return new Promise((done, fail) => {
-    const child = spawn(CALLGRIND_ANNOTATE, [`--inclusive=${inclusive ? "yes" : "no"}`, "--threshold=100", "--auto=no", file], {
+    const child = spawn(annotatePath()!, [`--inclusive=${inclusive ? "yes" : "no"}`, "--threshold=100", "--auto=no", file], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
@@ -158,7 +163,7 @@ export function countMissing(profile?: boolean): string {
   const m = espruinoMissing(COUNT_BUILD);
   if (m) return m;
   if (!valgrindPath()) return "valgrind is not installed (Debian: apt-get install valgrind)";
-  return profile && !existsSync(CALLGRIND_ANNOTATE) ? `--profile needs ${CALLGRIND_ANNOTATE} (Debian's valgrind has it)` : "";
+  return profile && !annotatePath() ? "--profile needs callgrind_annotate beside valgrind (Debian's valgrind has it)" : "";
 }
 
 function valgrindPath(): string | undefined {
