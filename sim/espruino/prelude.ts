@@ -187,8 +187,11 @@ function edges(changed){
     if(!w.repeat){watches.splice(i,1);i--;}
     oSetTimeout(run,0,w.fn,e);}
 }
+// (The task's clock starts after the prelude's own bookkeeping, and a write's is read first thing: five statements
+// are about 0.5 ms of a Pico, which is no work of the firmware's.)
 function run(fn,a){
-  var t0=getTime();taskStart=t0;taskScan=0;taskBusy0=busy;taskFrame0=frameN;reportT=0;hwD=0;
+  taskScan=0;taskBusy0=busy;taskFrame0=frameN;reportT=0;hwD=0;
+  var t0=taskStart=getTime();
   try{fn(a);}finally{
   var d=(getTime()-t0-reportT)*1000;busy+=d;tasks++;
   if(d>stallMax){stallMax=d;stallAt=frameN;stallWrote=frameN!==taskFrame0?1:0;}
@@ -255,8 +258,9 @@ E.lockConsole=function(){if(!locked){locked=1;report("L 1");}};
 E.setPassword=function(pw){if(!pw&&locked){locked=0;report("L 0");}};
 if(RAM)global.load=function(){report("R load");};
 global.__bbNeopixel={write:function(p,d){
+  var t=getTime();
   if(p!==LEDPIN)return;
-  var t=getTime();frame.set(d);frameN++;
+  frame.set(d);frameN++;
   var tw=taskStart>=0?(t-taskStart-reportT)*1000:-1;
   if(REPORT)report("F "+frameN+" "+taskBusy0.toFixed(3)+" "+(busy+(taskStart>=0?(t-taskStart-reportT)*1000:0)).toFixed(3)+" "+tw.toFixed(3)+" "+taskScan+" "+btoa(E.toString(frame)));
 }};
