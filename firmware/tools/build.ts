@@ -27,8 +27,11 @@ export const DEFAULT_OUT = ROOT + "dist/firmware.js";
  * bundle's own text is not stored anywhere on the unit, so it has no limit of its own.
  */
 export const IMAGE_LIMIT_BYTES = 32 * 1024;
-/** docs/design.md section 5: the firmware as stored in the unit's Storage (the pretokenised image). */
-export const STORED_BOUND_BYTES = 30_500;
+/**
+ * docs/design.md section 5: the firmware as stored in the unit's Storage (the pretokenised image): 30.5 KB, in the KB of
+ * the Pico's 48 KB of Storage, which then still has 4 KB free beside the image and the solver's tables (`npm run bench`).
+ */
+export const STORED_BOUND_BYTES = 31_232;
 
 /** Language features esbuild must not emit, because Espruino 2v29 cannot parse them (docs/espruino.md 3.4). */
 const UNSUPPORTED = [
