@@ -96,6 +96,14 @@ export class KeyScanner {
   private steady = false;
   private steadyFrom = 0;
   private fullBy = 0;
+  /**
+   * A key one agreeing scan from being taken (in row `takeRow`, at column bit `takeBit`), as the last scan left it; -1: none.
+   * The next scan reads that row alone, and when it reads as then, takes the key from it: the full scan would read no
+   * other row either (a key's event ends it), but its setting up costs a Pico a few ms of the key's frame.
+   */
+  private takeKey = -1;
+  private takeBit = 0;
+  private takeRow = 0;
   /** As row bits, the rows holding a key that needs a look (down, counting or stuck), as the last scan left them. */
   private busyRows = 0;
   /** The row lines' levels that drive low the rows holding no key (the others float). */
@@ -172,6 +180,26 @@ export class KeyScanner {
     if (this.steady && now < this.fullBy && this.same()) {
       this.sched.at(SLOT_SCAN, now + (now - this.steadyFrom > STEADY_AFTER_MS ? STEADY_SCAN_MS : SCAN_MS), this.scanNow);
       return;
+    }
+    const take = this.takeKey;
+    if (take >= 0) {
+      this.takeKey = -1;
+      const raw = this.rowState;
+      const n = this.nRows;
+      const r = this.takeRow;
+      digitalWrite(this.rows, raw[2 * n + r]);
+      if ((~digitalRead(this.cols) & this.colMask) === raw[r]) {
+        // (What the full scan below does for it; the row as it was, no other key of it changes.)
+        const closed = raw[r] & this.takeBit ? 1 : 0;
+        this.keyState[this.keys + take] = 0;
+        this.keyState[take] = closed;
+        this.downSince[take] = now;
+        this.onKey(take, closed === 1, now);
+        if (!closed) raw[n + r] &= ~this.takeBit;
+        this.busyRows = (1 << n) - 1;
+        this.sched.at(SLOT_SCAN, now + SCAN_MS, this.scanNow);
+        return;
+      }
     }
     this.steady = false;
     // Our own row drive moves the columns: no watches while scanning.
@@ -263,6 +291,12 @@ export class KeyScanner {
             if (++ks[nKeys + key] < DEBOUNCE_SCANS) {
               counting = true;
               this.pressing = closed === 1;
+              // (Without diodes every row is read before a key is taken: see readFirst.)
+              if (ks[nKeys + key] === DEBOUNCE_SCANS - 1 && !readFirst) {
+                this.takeKey = key;
+                this.takeBit = bit;
+                this.takeRow = r;
+              }
             } else {
               ks[nKeys + key] = 0;
               ks[key] = closed;
