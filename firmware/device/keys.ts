@@ -76,8 +76,8 @@ export class KeyScanner {
   private readonly nCols: number;
   /** When each key went down (ms). */
   private readonly downSince: Float64Array;
-  private readonly scanNow = () => this.scan();
-  private readonly wakeNow = () => this.wake();
+  private readonly scanNow = this.scan.bind(this);
+  private readonly wakeNow = this.wake.bind(this);
   private watches: number[] = [];
   /** The row of the key last seen changing (scanned first). */
   private lead = 0;

@@ -44,7 +44,7 @@ export class Power {
   private empty = false;
   /** The key that woke the unit: its press and release are not acted on. */
   private swallow = -1;
-  private readonly tickNow = () => this.tick();
+  private readonly tickNow = this.tick.bind(this);
 
   constructor(
     private readonly sched: Scheduler,

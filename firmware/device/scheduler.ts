@@ -77,7 +77,7 @@ export class Scheduler {
   }
 
   /** run(), made once. */
-  private readonly tick = () => this.run();
+  private readonly tick = this.run.bind(this);
 
   private run(): void {
     this.running = true;
