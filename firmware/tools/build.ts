@@ -29,9 +29,9 @@ export const DEFAULT_OUT = ROOT + "dist/firmware.js";
 export const IMAGE_LIMIT_BYTES = 32 * 1024;
 /**
  * docs/design.md section 5: the firmware as stored in the unit's Storage (the pretokenised image): 30.5 KB, in the KB of
- * the Pico's 48 KB of Storage. The Storage must also keep 4 KB free beside the image and the solver's tables (`npm run
- * bench` holds that bound): its files are laid out in pages, so that binds first for an image a few hundred bytes
- * smaller (4,336 bytes were free with a 30,741-byte image).
+ * the Pico's 48 KB of Storage. At it the Storage still has 4,112 bytes free for the saves beside the image, the pad that
+ * keeps the tables on their page and the tables (`npm run bench` holds that to 4 KB; with an image of 30,500 to 31,000
+ * bytes, 4,336).
  */
 export const STORED_BOUND_BYTES = 31_232;
 
